@@ -1,0 +1,1 @@
+"""Subcommands of ``patience``: each module here has ``register(subparsers)``."""

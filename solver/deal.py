@@ -1,0 +1,322 @@
+"""Deals: seed to deal, deal files (JSON and the fc-solve board format), validation.
+
+A ``Deal`` maps each stack that holds cards at the start to its cards in
+dealing order: columns bottom to top, the stock in the order the cards are
+turned (first turned first).  Stack names are ``kind`` or ``kind:index``.
+
+Seeds
+-----
+``patience-v1`` (the debutante family and every layout that names no other
+generator): the packs in suit order are shuffled by PySol's own shuffle as
+``pysol-cards`` implements it (Microsoft's generator for seeds up to 32000,
+the Mersenne twister above), read from the end, then dealt by the layout:
+preset foundation bases first, then each stack group of ``deal.order``
+(columns round-robin, like a dealer), the rest to the stock in turn order.
+A changed generator gets a new name; ``patience-v1`` deals never change.
+
+``ms-freecell``: Microsoft FreeCell deal N (pysol-cards' Microsoft numbering).
+``pysol``: PySolFC game number N of ``deal.pysol_game`` (pysol-cards).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from . import cards
+from .errors import CardError, DealError, SeedError
+from .layout import Layout
+
+Deal = dict[str, list[int]]
+
+GENERATORS = {
+    # name: (lowest seed, highest seed)
+    "patience-v1": (1, 2**63 - 1),
+    "ms-freecell": (1, 2**33 - 1),
+    "pysol": (1, 10**20 - 1),
+}
+_PYSOL_SUITS = "CSHD"  # pysol-cards' suit order
+
+
+# ------------------------------------------------------------ expected shape
+
+
+def expected_counts(layout: Layout) -> dict[str, int]:
+    """How many cards each stack of ``layout`` holds at the start."""
+    out: dict[str, int] = {}
+    if layout.foundations.preset:
+        for i in range(layout.foundations.count):
+            out[f"foundation:{i}"] = 1
+    for i in range(layout.cells.deal):
+        out[f"cell:{i}"] = 1
+    for i, n in enumerate(layout.tableau.deal):
+        out[f"tableau:{i}"] = n
+    for i in range(layout.reserve.count):
+        out[f"reserve:{i}"] = layout.reserve.deal
+    if layout.hole is not None:
+        out["hole"] = 1
+    out["stock"] = len(layout.pack()) - sum(out.values())
+    return {k: v for k, v in out.items() if v}
+
+
+def foundation_base(layout: Layout, index: int) -> int:
+    """The base card of foundation ``index`` (row-major: row * 4 + suit)."""
+    row = layout.foundations.rows[index // 4]
+    base = layout.max_rank if row.base == 13 else row.base
+    return cards.make(base, index % 4)
+
+
+# ----------------------------------------------------------------- from seed
+
+
+def check_seed(layout: Layout, seed: int) -> None:
+    lo, hi = GENERATORS[_generator(layout)]
+    if not isinstance(seed, int) or not lo <= seed <= hi:
+        raise SeedError(f"seed {seed}: expected an integer {lo}..{hi} for layout {layout.name!r}")
+
+
+def _generator(layout: Layout) -> str:
+    # Reduced decks exist only for our own generator.
+    return layout.deal.generator if layout.max_rank == 13 else "patience-v1"
+
+
+def from_seed(layout: Layout, seed: int) -> Deal:
+    """The deal numbered ``seed`` of ``layout``: the same on every machine, forever."""
+    check_seed(layout, seed)
+    gen = _generator(layout)
+    if gen == "patience-v1":
+        return _deal_pack(layout, _pysol_pack(layout, seed))
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game
+    from pysol_cards.random_base import RandomBase
+
+    if gen == "ms-freecell":
+        game = Game("freecell", seed, RandomBase.DEALS_MS)
+    else:
+        game = Game(layout.deal.pysol_game, seed, RandomBase.DEALS_PYSOLFC)
+    text = game.calc_layout_string(CardRenderer(True))
+    return parse_board(text, layout, f"pysol-cards {layout.deal.pysol_game or 'freecell'} #{seed}")
+
+
+def _pysol_pack(layout: Layout, seed: int) -> list[int]:
+    from pysol_cards.cards import createCards
+    from pysol_cards.random import shuffle
+    from pysol_cards.random_base import RandomBase
+
+    shuffled = shuffle(createCards(layout.decks, layout.max_rank), seed, RandomBase.DEALS_PYSOLFC)
+    return [cards.make(c.rank, cards.SUITS.index(_PYSOL_SUITS[c.suit])) for c in reversed(shuffled)]
+
+
+def _deal_pack(layout: Layout, pack: list[int]) -> Deal:
+    """Deal ``pack`` (first dealt first) into the layout's stacks."""
+    pack = list(pack)
+    deal: Deal = {}
+
+    def take(card: int) -> int:
+        pack.remove(card)  # the first copy in dealing order
+        return card
+
+    if layout.foundations.preset:
+        for i in range(layout.foundations.count):
+            deal[f"foundation:{i}"] = [take(foundation_base(layout, i))]
+    if layout.hole is not None and layout.hole.start != "stock":
+        deal["hole"] = [take(cards.parse(layout.hole.start))]
+    pos = 0
+
+    def deal_round_robin(names: list[str], sizes: list[int]) -> None:
+        nonlocal pos
+        for row in range(max(sizes, default=0)):
+            for stack, size in zip(names, sizes):
+                if row < size:
+                    deal.setdefault(stack, []).append(pack[pos])
+                    pos += 1
+
+    for kind in layout.deal.order:
+        if kind == "cells":
+            deal_round_robin([f"cell:{i}" for i in range(layout.cells.deal)], [1] * layout.cells.deal)
+        elif kind == "tableau":
+            t = layout.tableau
+            deal_round_robin([f"tableau:{i}" for i in range(t.count)], list(t.deal))
+        elif kind == "reserve":
+            r = layout.reserve
+            deal_round_robin([f"reserve:{i}" for i in range(r.count)], [r.deal] * r.count)
+        elif kind == "hole" and layout.hole is not None and layout.hole.start == "stock":
+            deal["hole"] = [pack[pos]]
+            pos += 1
+    if pos < len(pack):
+        deal["stock"] = pack[pos:]
+    return deal
+
+
+# ------------------------------------------------------------- validation
+
+
+def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | None = None) -> Deal:
+    """Check ``deal`` against ``layout``: stack names and sizes, and the multiset of cards."""
+    lines = lines or {}
+
+    def at(stack: str) -> str:
+        return f"{where}:{lines[stack]}" if stack in lines else f"{where}: {stack}"
+
+    expected = expected_counts(layout)
+    for stack, got in deal.items():
+        if stack not in expected:
+            allowed = ", ".join(expected)
+            raise DealError(f"{at(stack)}: stack {stack!r} holds no cards at the start of "
+                            f"{layout.name!r}; expected stacks: {allowed}")
+        if len(got) != expected[stack]:
+            raise DealError(f"{at(stack)}: {stack} holds {len(got)} cards, expected {expected[stack]}")
+    for stack, n in expected.items():
+        if stack not in deal:
+            raise DealError(f"{where}: {stack}: missing, expected {n} cards")
+    want = Counter(layout.pack())
+    have: Counter[int] = Counter()
+    for stack, got in deal.items():
+        for c in got:
+            have[c] += 1
+            if have[c] > want[c]:
+                copies = "once" if want[c] == 1 else f"{want[c]} times"
+                if want[c] == 0:
+                    raise DealError(f"{at(stack)}: card {cards.name(c)} is not in this pack "
+                                    f"(ranks A..{cards.RANKS[layout.max_rank - 1]})")
+                raise DealError(f"{at(stack)}: card {cards.name(c)} appears more than {copies}")
+    missing = want - have
+    if missing:
+        names = " ".join(cards.name(c) for c in sorted(missing))
+        raise DealError(f"{where}: missing cards: {names}")
+    return deal
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def to_json(deal: Deal) -> dict[str, list[str]]:
+    return {stack: cards.names(cs) for stack, cs in deal.items()}
+
+
+def from_json(obj: object, layout: Layout, where: str) -> Deal:
+    """Read the ``deal`` object of the result contract (or a whole result holding one)."""
+    if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
+        obj = obj["deal"]
+    if not isinstance(obj, dict):
+        raise DealError(f"{where}: expected a JSON object mapping stack names to lists of cards")
+    deal: Deal = {}
+    for stack, cs in obj.items():
+        if not isinstance(cs, list):
+            raise DealError(f"{where}: {stack}: expected a list of card names, got {cs!r}")
+        out = []
+        for i, c in enumerate(cs):
+            try:
+                out.append(cards.parse(c))
+            except CardError as e:
+                raise DealError(f"{where}: {stack}[{i}]: {e}") from None
+        if out:
+            deal[stack] = out
+    return validate(layout, deal, where)
+
+
+# ------------------------------------------------------- fc-solve board text
+
+
+def covers_board_format(layout: Layout) -> bool:
+    """The fc-solve board format covers games of tableau columns, cells, a talon and a hole."""
+    return layout.reserve.count == 0 and not layout.foundations.preset
+
+
+def parse_board(text: str, layout: Layout, where: str) -> Deal:
+    """Read fc-solve's board format: optional ``Foundations:``, ``Freecells:``,
+    ``Talon:`` lines, then one tableau column per line, bottom card first."""
+    if not covers_board_format(layout):
+        raise DealError(f"{where}: the board format does not cover layout {layout.name!r}; use a JSON deal")
+    deal: Deal = {}
+    lines: dict[str, int] = {}
+    col = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        head, sep, rest = line.partition(":")
+        label = head.strip().lower() if sep else ""
+        if label in ("foundations", "freecells", "talon"):
+            words = rest.split()
+        else:
+            label, words = "column", line.split()
+        try:
+            parsed = [_board_card(w) for w in words]
+        except CardError as e:
+            raise DealError(f"{where}:{lineno}: {e}") from None
+        parsed = [c for c in parsed if c is not None]
+        if label == "column":
+            stack = f"tableau:{col}"
+            col += 1
+        elif label == "talon":
+            stack = "stock"
+        elif label == "freecells":
+            for i, c in enumerate(parsed):
+                deal[f"cell:{i}"] = [c]
+                lines[f"cell:{i}"] = lineno
+            continue
+        elif layout.hole is not None:
+            stack = "hole"
+        else:
+            if parsed:
+                raise DealError(f"{where}:{lineno}: a deal starts with empty foundations")
+            continue
+        if parsed:
+            deal[stack] = parsed
+        lines[stack] = lineno
+    if col > layout.tableau.count:
+        raise DealError(f"{where}: {col} columns, expected {layout.tableau.count}")
+    return validate(layout, deal, where, lines)
+
+
+def _board_card(word: str) -> int | None:
+    w = word.strip("<>")
+    if w in ("-", ""):
+        return None
+    if "-" in w:  # a foundation written as suit-rank, e.g. S-A
+        s, _, r = w.partition("-")
+        w = r + s
+    return cards.parse(w)
+
+
+def to_board(deal: Deal, layout: Layout) -> str:
+    """Write ``deal`` in the fc-solve board format."""
+    if not covers_board_format(layout):
+        raise DealError(f"the board format does not cover layout {layout.name!r}; use --json")
+    out = []
+    if "hole" in deal:
+        out.append("Foundations: " + " ".join(cards.names(deal["hole"])))
+    if layout.cells.count:
+        cells_ = [cards.name(deal[f"cell:{i}"][0]) if f"cell:{i}" in deal else "-"
+                  for i in range(layout.cells.count)]
+        if any(c != "-" for c in cells_):
+            out.append("Freecells: " + " ".join(cells_))
+    if "stock" in deal:
+        out.append("Talon: " + " ".join(cards.names(deal["stock"])))
+    for i in range(layout.tableau.count):
+        out.append(" ".join(cards.names(deal.get(f"tableau:{i}", []))))
+    return "\n".join(out) + "\n"
+
+
+def to_text(deal: Deal) -> str:
+    """A plain listing, one stack per line (any layout)."""
+    return "".join(f"{stack}: {' '.join(cards.names(cs))}\n" for stack, cs in deal.items())
+
+
+def read(path: str, layout: Layout) -> Deal:
+    """Read a deal file: JSON (by content) or the fc-solve board format."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise DealError(f"{path}: cannot read deal file: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise DealError(f"{path}: expected a text file (JSON or fc-solve board format)") from None
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise DealError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+        return from_json(obj, layout, path)
+    return parse_board(text, layout, path)

@@ -1,0 +1,115 @@
+"""The rules of a layout in words, generated from the layout itself."""
+
+from __future__ import annotations
+
+from . import cards
+from .deal import expected_counts
+from .layout import Layout
+
+
+def _rank(layout: Layout, r: int) -> str:
+    names = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+             "jack", "queen", "king"]
+    return names[(layout.max_rank if r == 13 else r) - 1]
+
+
+def describe(layout: Layout) -> str:
+    """A paragraph per part of the game, in the order a player meets them."""
+    lines = [f"{layout.title} ({layout.name}, rules version {layout.rules_version})", ""]
+    packs = "one pack" if layout.decks == 1 else f"{layout.decks} packs"
+    reduced = "" if layout.max_rank == 13 else f", reduced to ranks A..{cards.RANKS[layout.max_rank - 1]}"
+    lines.append(f"Cards: {packs} of {len(layout.pack()) // layout.decks} cards{reduced}; "
+                 "the whole order is known to the solver.")
+    counts = expected_counts(layout)
+    lines.append("Deal: " + "; ".join(f"{stack} {n}" for stack, n in _group(counts).items()) + ".")
+    f = layout.foundations
+    for row in f.rows:
+        way = "up" if row.direction > 0 else "down"
+        lines.append(
+            f"Foundations: one per suit, from the {_rank(layout, row.base)} built {way} in suit"
+            f"{' (the base placed before the deal)' if f.preset else ', started when its base card comes'}."
+        )
+    if f.rows:
+        lines.append("Cards never leave a foundation.")
+    if layout.hole is not None:
+        h = layout.hole
+        start = "the first stock card" if h.start == "stock" else h.start
+        wrap = "kings and aces are next to each other" if h.wrap else "no wrapping (nothing goes on an ace from a king)"
+        lines.append(f"Hole: a single pile started with {start}; it takes any card one rank above "
+                     f"or below its top card, whatever the suit; {wrap}.")
+    r = layout.reserve
+    if r.count:
+        cap = "any number of cards" if r.capacity == 0 else f"at most {r.capacity} card{'s' * (r.capacity > 1)}"
+        avail = "the card placed last" if r.access == "last" else "the card placed first"
+        takes = "any card" if r.accepts == "any" else "a card of the same suit and next rank"
+        lines.append(f"Reserve: {r.count} columns of {r.deal} card{'s' * (r.deal > 1)} each, holding {cap}; "
+                     f"only {avail} is available, and only to go to a foundation; "
+                     f"a column takes {takes}; cards never move between columns.")
+        if r.fill == "immediate":
+            lines.append("An emptied column is filled at once with the next card of the pack.")
+        if r.gaps == "any-top":
+            lines.append("Once the pack is empty, a gap may take the top card of any column.")
+    t = layout.tableau
+    if t.count:
+        build = {"alternate": "in alternate colours", "suit": "in suit", "any": "regardless of suit",
+                 "none": ""}[t.build]
+        way = "down" if t.direction < 0 else "up"
+        text = f"Tableau: {t.count} columns."
+        if t.build != "none":
+            text += f" Columns are built {way} {build}."
+        else:
+            text += " Nothing is built on the columns."
+        if any(t.face_down):
+            text += " Cards dealt face down turn up when they reach the top."
+        spaces = {"any": "any card", "kings": "only a king", "none": "nothing"}[t.spaces]
+        text += f" An empty column takes {spaces}."
+        if t.moves == "sequence":
+            text += " A built sequence moves as a unit."
+        elif t.moves == "supermove":
+            text += " A built sequence moves as a unit when free cells and empty columns could carry it one card at a time."
+        if t.to_foundation and f.rows:
+            text += " Column tops may go to the foundations."
+        if layout.hole is not None:
+            text += " Column tops may go to the hole."
+        lines.append(text)
+    if layout.cells.count:
+        lines.append(f"Cells: {layout.cells.count} free cells, each holding one card.")
+    s = layout.stock
+    turn = {
+        "place": "each turned card must go at once to a foundation or a column with room (the player's choice)",
+        "waste": "turned cards go to a waste pile whose top card may go to a foundation or a column with room",
+        "deal-row": "each deal puts one card on every column",
+        "hole": "the next stock card may be turned onto the hole at any time",
+        "none": "",
+    }[s.turn]
+    if turn:
+        text = f"Stock: {turn}"
+        if s.turn == "waste":
+            text += "; " + ("no redeal" if s.redeals == 0 else "unlimited redeals" if s.redeals < 0
+                            else f"{s.redeals} redeal{'s' * (s.redeals > 1)}")
+        if s.deal_count > 1:
+            text += f"; {s.deal_count} cards at a time"
+        lines.append(text + ".")
+    if s.top_playable:
+        lines.append("The top card of the pack may go to a foundation.")
+    if s.batch:
+        lines.append(f"Once a pack card goes to a column, {s.batch} pack cards must be placed before "
+                     "the columns may play to the foundations again.")
+    lines.append("Won: every card on the " + ("hole." if layout.hole is not None else "foundations."))
+    return "\n".join(lines) + "\n"
+
+
+def _group(counts: dict[str, int]) -> dict[str, str]:
+    """``tableau:0 7, tableau:1 7`` becomes ``tableau 8 columns of 7, 7, ...``."""
+    out: dict[str, list[int]] = {}
+    for stack, n in counts.items():
+        out.setdefault(stack.split(":")[0], []).append(n)
+    text = {}
+    for kind, ns in out.items():
+        if len(ns) == 1:
+            text[kind] = f"{ns[0]} card{'s' * (ns[0] > 1)}"
+        elif len(set(ns)) == 1:
+            text[kind] = f"{len(ns)} x {ns[0]} card{'s' * (ns[0] > 1)}"
+        else:
+            text[kind] = " + ".join(map(str, ns)) + " cards"
+    return text

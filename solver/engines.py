@@ -1,0 +1,37 @@
+"""The engines, by name.  Each takes (layout, deal, limits) and returns an ``EngineRun``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .search import Limits, dfs
+
+
+@dataclass
+class EngineRun:
+    verdict: str
+    reason: str | None = None
+    solution: list[dict[str, Any]] | None = None  # result-contract moves, for "won"
+    nodes: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    from .games import start_position
+
+    pos = start_position(layout, deal)
+    out = dfs(pos, limits, use_forced=options.get("use_forced", True),
+              use_bounds=options.get("use_bounds", True))
+    solution = None
+    if out.verdict == "won":
+        solution = []
+        for m in out.moves:
+            solution.append(pos.move_json(m))
+            pos.push(m)
+    return EngineRun(out.verdict, out.reason, solution, out.nodes,
+                     {"table": out.table_size, "evictions": out.evictions})
+
+
+ENGINES: dict[str, Callable[..., EngineRun]] = {"dfs": run_dfs}

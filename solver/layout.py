@@ -1,0 +1,380 @@
+"""Layouts: the rules of a game as data, read from a TOML file and checked.
+
+A layout file names its stacks (stock, waste, reserve columns, tableau
+columns, cells, foundations, hole), how the pack is dealt into them, what
+each accepts and what wins.  ``layouts/README.md`` is the schema reference.
+Every key is checked here once, so the engines can trust a ``Layout``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from . import cards
+from .errors import LayoutError
+
+UNLIMITED = 0  # a capacity of 0 means "no limit"
+
+
+@dataclass(frozen=True)
+class FoundationRow:
+    """One foundation per suit, built in suit from ``base`` in ``direction``."""
+
+    base: int  # rank 1..13; 13 means "the highest rank in play"
+    direction: int  # +1 up, -1 down
+
+
+@dataclass(frozen=True)
+class Foundations:
+    rows: tuple[FoundationRow, ...] = ()
+    preset: bool = False  # the base card of each foundation is placed before the deal
+
+    @property
+    def count(self) -> int:
+        return 4 * len(self.rows)
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A single foundation taking any suit, one rank up or down from its top."""
+
+    start: str = "stock"  # a card name (moved there before the deal) or "stock"
+    wrap: bool = False  # king and ace are next to each other
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """Columns that only give cards to foundations (the debutante family)."""
+
+    count: int = 0
+    capacity: int = UNLIMITED
+    access: str = "last"  # "last": top card placed last is available; "first": queue
+    accepts: str = "any"  # "any" card, or "suit-sequence" (same suit, next rank)
+    deal: int = 1  # cards dealt to each column at the start
+    fill: str = "any-time"  # "any-time": gaps wait; "immediate": refilled from the pack at once
+    gaps: str = "pack"  # "pack": a gap takes pack cards; "any-top": also any column top once the pack is empty
+
+
+@dataclass(frozen=True)
+class Tableau:
+    count: int = 0
+    deal: tuple[int, ...] = ()  # cards dealt to each column
+    face_down: tuple[int, ...] = ()  # how many of those are face down
+    build: str = "none"  # "alternate", "suit", "any", "none"
+    direction: int = -1
+    spaces: str = "any"  # what an empty column takes: "any", "kings", "none"
+    moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove"
+    to_foundation: bool = True
+
+
+@dataclass(frozen=True)
+class Cells:
+    count: int = 0
+    deal: int = 0  # cards dealt into the cells at the start
+
+
+@dataclass(frozen=True)
+class Stock:
+    turn: str = "none"  # "place", "waste", "deal-row", "hole", "none"
+    deal_count: int = 1
+    redeals: int = 0  # -1: unlimited
+    waste_capacity: int = UNLIMITED
+    top_playable: bool = False  # the top card of the pack may go to a foundation
+    batch: int = 0  # once a pack card goes to a column, this many must follow before columns play
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    generator: str = "patience-v1"  # "patience-v1", "ms-freecell", "pysol"
+    pysol_game: str = ""
+    order: tuple[str, ...] = ("cells", "tableau", "reserve", "hole")
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    title: str
+    description: str
+    rules_version: int
+    decks: int
+    foundations: Foundations = field(default_factory=Foundations)
+    hole: Hole | None = None
+    reserve: Reserve = field(default_factory=Reserve)
+    tableau: Tableau = field(default_factory=Tableau)
+    cells: Cells = field(default_factory=Cells)
+    stock: Stock = field(default_factory=Stock)
+    deal: DealSpec = field(default_factory=DealSpec)
+    max_rank: int = 13
+    path: str = ""
+
+    @property
+    def top_rank(self) -> int:
+        return self.max_rank
+
+    def pack(self) -> list[int]:
+        return cards.pack(self.decks, self.max_rank)
+
+    def with_max_rank(self, max_rank: int) -> Layout:
+        """The same game on a reduced deck holding ranks A..``max_rank``."""
+        from dataclasses import replace
+
+        if not 1 <= max_rank <= 13:
+            raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
+        return replace(self, max_rank=max_rank)
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Table:
+    """A TOML table with the key path it was read from, for error messages."""
+
+    def __init__(self, where: str, path: str, data: dict[str, Any]):
+        self.where, self.path, self.data = where, path, data
+        self.used: set[str] = set()
+
+    def key(self, k: str) -> str:
+        return f"{self.path}.{k}" if self.path else k
+
+    def fail(self, k: str, expected: str) -> LayoutError:
+        got = self.data.get(k)
+        return LayoutError(f"{self.where}: {self.key(k)}: expected {expected}, got {got!r}")
+
+    def get(self, k: str, default: Any, expected: str, ok) -> Any:
+        self.used.add(k)
+        if k not in self.data:
+            return default
+        value = self.data[k]
+        try:
+            good = ok(value)
+        except (TypeError, ValueError):
+            good = False
+        if not good:
+            raise self.fail(k, expected)
+        return value
+
+    def int(self, k: str, default: int, lo: int, hi: int = 10**6) -> int:
+        return self.get(
+            k, default, f"an integer {lo}..{hi}",
+            lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi,
+        )
+
+    def bool(self, k: str, default: bool) -> bool:
+        return self.get(k, default, "true or false", lambda v: isinstance(v, bool))
+
+    def str(self, k: str, default: str, allowed: tuple[str, ...] | None = None) -> str:
+        if allowed:
+            return self.get(k, default, "one of " + ", ".join(repr(a) for a in allowed),
+                            lambda v: v in allowed)
+        return self.get(k, default, "a string", lambda v: isinstance(v, str))
+
+    def ints(self, k: str, default: tuple[int, ...], lo: int, hi: int) -> tuple[int, ...]:
+        value = self.get(
+            k, list(default), f"a list of integers {lo}..{hi}",
+            lambda v: isinstance(v, list)
+            and all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in v),
+        )
+        return tuple(value)
+
+    def sub(self, k: str) -> _Table | None:
+        self.used.add(k)
+        if k not in self.data:
+            return None
+        if not isinstance(self.data[k], dict):
+            raise self.fail(k, "a table")
+        return _Table(self.where, self.key(k), self.data[k])
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            k = unknown[0]
+            near = difflib.get_close_matches(k, sorted(self.used), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            allowed = ", ".join(sorted(self.used))
+            raise LayoutError(f"{self.where}: {self.key(k)}: unknown key{hint}; allowed: {allowed}")
+
+
+def _rank(text: str) -> int:
+    return cards.RANKS.index(text) + 1
+
+
+def _foundations(t: _Table) -> Foundations:
+    rows = []
+    raw = t.get("rows", [], "a list of {base = 'A'|'K', build = 'up'|'down'} tables",
+                lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
+    for i, r in enumerate(raw):
+        rt = _Table(t.where, f"{t.path}.rows[{i}]", r)
+        base = rt.str("base", "A", ("A", "K"))
+        build = rt.str("build", "up", ("up", "down"))
+        rt.done()
+        rows.append(FoundationRow(_rank(base), 1 if build == "up" else -1))
+    preset = t.bool("preset", False)
+    t.done()
+    return Foundations(tuple(rows), preset)
+
+
+def _hole(t: _Table) -> Hole:
+    start = t.get("start", "stock", "a card name such as 'AS', or 'stock'",
+                  lambda v: v == "stock" or cards.parse(v) >= 0)
+    h = Hole(start=start, wrap=t.bool("wrap", False))
+    t.done()
+    return h
+
+
+def _reserve(t: _Table) -> Reserve:
+    r = Reserve(
+        count=t.int("count", 0, 0, 64),
+        capacity=t.int("capacity", UNLIMITED, 0, 104),
+        access=t.str("access", "last", ("last", "first")),
+        accepts=t.str("accepts", "any", ("any", "suit-sequence")),
+        deal=t.int("deal", 1, 0, 13),
+        fill=t.str("fill", "any-time", ("any-time", "immediate")),
+        gaps=t.str("gaps", "pack", ("pack", "any-top")),
+    )
+    t.done()
+    return r
+
+
+def _tableau(t: _Table) -> Tableau:
+    count = t.int("count", 0, 0, 20)
+    deal = t.ints("deal", (), 0, 104)
+    face_down = t.ints("face_down", (0,) * len(deal), 0, 104)
+    if len(deal) != count:
+        raise t.fail("deal", f"a list of {count} column sizes (one per column)")
+    if len(face_down) != count or any(f > d for f, d in zip(face_down, deal)):
+        raise t.fail("face_down", f"a list of {count} counts, each at most the column's deal")
+    tab = Tableau(
+        count=count, deal=deal, face_down=face_down,
+        build=t.str("build", "none", ("alternate", "suit", "any", "none")),
+        direction=1 if t.str("direction", "down", ("down", "up")) == "up" else -1,
+        spaces=t.str("spaces", "any", ("any", "kings", "none")),
+        moves=t.str("moves", "single", ("single", "sequence", "supermove")),
+        to_foundation=t.bool("to_foundation", True),
+    )
+    t.done()
+    return tab
+
+
+def _cells(t: _Table) -> Cells:
+    c = Cells(count=t.int("count", 0, 0, 16), deal=t.int("deal", 0, 0, 16))
+    if c.deal > c.count:
+        raise t.fail("deal", f"at most cells.count = {c.count}")
+    t.done()
+    return c
+
+
+def _stock(t: _Table) -> Stock:
+    s = Stock(
+        turn=t.str("turn", "none", ("place", "waste", "deal-row", "hole", "none")),
+        deal_count=t.int("deal_count", 1, 1, 52),
+        redeals=t.int("redeals", 0, -1, 100),
+        waste_capacity=t.int("waste_capacity", UNLIMITED, 0, 104),
+        top_playable=t.bool("top_playable", False),
+        batch=t.int("batch", 0, 0, 104),
+    )
+    t.done()
+    return s
+
+
+def _deal(t: _Table) -> DealSpec:
+    kinds = ("cells", "tableau", "reserve", "hole")
+    d = DealSpec(
+        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol")),
+        pysol_game=t.str("pysol_game", ""),
+        order=tuple(t.get("order", list(DealSpec.order), f"a list drawn from {kinds}",
+                          lambda v: isinstance(v, list) and all(x in kinds for x in v))),
+    )
+    if d.generator == "pysol" and not d.pysol_game:
+        raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
+    t.done()
+    return d
+
+
+def parse(text: str, where: str, name: str) -> Layout:
+    """Read a layout from TOML ``text``; ``where`` names the file in messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise LayoutError(f"{where}: malformed TOML: {e}") from None
+    if "board" in data:  # a peg solitaire board, not a card layout
+        from .peg.board import parse_board_layout
+
+        return parse_board_layout(data, where, name)
+    top = _Table(where, "", data)
+    title = top.str("title", name)
+    description = top.str("description", "")
+    rules_version = top.int("rules_version", 1, 1)
+    decks = top.int("decks", 1, 1, 2)
+    name = top.str("name", name)
+
+    def section(key, reader, default):
+        sub = top.sub(key)
+        return default if sub is None else reader(sub)
+
+    layout = Layout(
+        name=name, title=title, description=description, rules_version=rules_version,
+        decks=decks,
+        foundations=section("foundations", _foundations, Foundations()),
+        hole=section("hole", _hole, None),
+        reserve=section("reserve", _reserve, Reserve()),
+        tableau=section("tableau", _tableau, Tableau()),
+        cells=section("cells", _cells, Cells()),
+        stock=section("stock", _stock, Stock()),
+        deal=section("deal", _deal, DealSpec()),
+        path=where,
+    )
+    top.done()
+    _check_whole(layout, where)
+    return layout
+
+
+def _check_whole(lay: Layout, where: str) -> None:
+    """Cross-section checks: the deal must fit the pack."""
+    dealt = (
+        sum(lay.tableau.deal) + lay.cells.deal + lay.reserve.count * lay.reserve.deal
+        + (lay.foundations.count if lay.foundations.preset else 0)
+        + (1 if lay.hole is not None else 0)
+    )
+    if dealt > 52 * lay.decks:
+        raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
+    if not lay.foundations.rows and lay.hole is None:
+        raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
+    if lay.reserve.capacity and lay.reserve.deal > lay.reserve.capacity:
+        raise LayoutError(f"{where}: reserve.deal: expected at most reserve.capacity = {lay.reserve.capacity}")
+
+
+# --------------------------------------------------------------- registry
+
+
+def _builtin_dir():
+    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver.layouts``."""
+    try:
+        return resources.files("solver.layouts")
+    except ModuleNotFoundError:  # running from a source checkout without installing
+        return Path(__file__).resolve().parent.parent / "layouts"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.name[:-5] for p in _builtin_dir().iterdir() if p.name.endswith(".toml"))
+
+
+def load(name_or_path: str) -> Layout:
+    """A built-in layout by name, or the user's own layout file by path."""
+    p = Path(name_or_path)
+    if name_or_path.endswith(".toml") or p.is_file():
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as e:
+            raise LayoutError(f"{name_or_path}: cannot read layout file: {e.strerror}") from None
+        return parse(text, name_or_path, p.stem)
+    res = _builtin_dir() / f"{name_or_path}.toml"
+    if not res.is_file():
+        near = difflib.get_close_matches(name_or_path, builtin_names(), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else "; `patience layouts` lists them"
+        raise LayoutError(f"unknown layout {name_or_path!r}{hint}")
+    return parse(res.read_text(encoding="utf-8"), f"layouts/{name_or_path}.toml", name_or_path)

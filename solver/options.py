@@ -1,0 +1,69 @@
+"""Options shared by several subcommands, and their checks."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = nonnegative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a number >= 1, got 0")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
+def memory_size(text: str) -> int:
+    """Bytes from ``500M``, ``2G``, ``100000K`` or a plain number of bytes."""
+    units = {"K": 2**10, "M": 2**20, "G": 2**30}
+    t = text.strip().upper().removesuffix("B")
+    mult = units.get(t[-1:], 1)
+    try:
+        value = int(float(t[:-1] if t[-1:] in units else t) * mult)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M or 2G, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    return value
+
+
+def add_layout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("layout", help="a layout name (see `patience layouts`) or a path to a layout .toml file")
+    p.add_argument("--max-ranks", type=positive_int, metavar="R",
+                   help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
+
+
+def add_deal_source(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
+    g.add_argument("--deal", metavar="FILE", help="read the deal: JSON, or the fc-solve board format")
+
+
+def load(args: argparse.Namespace):
+    """The layout and deal that the layout/deal options name."""
+    from . import api
+
+    layout = api.load_layout(args.layout, getattr(args, "max_ranks", None))
+    deal = None
+    if hasattr(args, "seed"):
+        deal = api.make_deal(layout, args.seed, args.deal)
+    return layout, deal

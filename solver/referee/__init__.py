@@ -1,0 +1,1 @@
+"""Referees: independent replays of solutions, one per family of rules."""

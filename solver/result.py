@@ -1,0 +1,41 @@
+"""The one result type every engine returns, and its stable JSON contract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
+EXIT_BAD_INPUT = 2
+EXIT_DISAGREEMENT = 4
+
+
+@dataclass
+class Result:
+    layout: str
+    seed: int | None
+    engine: str
+    verdict: str  # "won", "lost", "unknown"
+    reason: str | None = None  # the limit hit, for "unknown"
+    stats: dict[str, Any] = field(default_factory=dict)  # nodes, seconds, ...
+    deal: dict[str, list[str]] = field(default_factory=dict)
+    solution: list[dict[str, Any]] | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layout": self.layout, "seed": self.seed, "engine": self.engine,
+            "verdict": self.verdict, "reason": self.reason, "stats": self.stats,
+            "deal": self.deal, "solution": self.solution,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Result:
+        return cls(
+            layout=obj["layout"], seed=obj.get("seed"), engine=obj.get("engine", "?"),
+            verdict=obj["verdict"], reason=obj.get("reason"), stats=obj.get("stats") or {},
+            deal=obj.get("deal") or {}, solution=obj.get("solution"),
+        )
