@@ -1,0 +1,98 @@
+"""``patience solve`` and ``patience verify``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .. import api
+from ..engines import ENGINES
+from ..errors import InputError
+from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, positive_float
+from ..result import EXIT_BAD_INPUT, Result
+from ..search import Limits
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="decide whether a deal can be won")
+    add_layout(p)
+    add_deal_source(p)
+    p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
+    add_limits(p)
+    p.add_argument("--workers", type=nonnegative_int, default=None, metavar="K",
+                   help="CP-SAT search workers (default: CP-SAT's own choice)")
+    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+                   help="fix the CP-SAT random seed and run deterministically")
+    p.set_defaults(handler=run_solve)
+
+    p = sub.add_parser("verify", help="replay a result's solution and check every move")
+    p.add_argument("result", help="a result JSON file written by `patience solve --json`")
+    p.add_argument("--layout", help="the layout (default: the one the result names)")
+    p.set_defaults(handler=run_verify)
+
+
+def add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-nodes", type=nonnegative_int, metavar="N", help="stop after N search nodes")
+    p.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="stop after this many seconds")
+    p.add_argument("--max-memory", type=memory_size, metavar="SIZE",
+                   help="bound the transposition table (e.g. 500M, 2G); the oldest half is "
+                        "dropped when full, which costs time, never a verdict")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=args.max_memory)
+
+
+def engine_options(args: argparse.Namespace) -> dict:
+    opts = {}
+    if getattr(args, "workers", None) is not None:
+        opts["workers"] = args.workers
+    if getattr(args, "random_seed", None) is not None:
+        opts["random_seed"] = args.random_seed
+    return opts
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    layout, deal = load(args)
+    result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
+                       limits=limits_from(args), **engine_options(args))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_result(result))
+    return result.exit_code
+
+
+def format_result(result: Result) -> str:
+    what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
+    stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
+    head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
+    lines = [head]
+    for i, m in enumerate(result.solution or [], 1):
+        count = f" ({m['count']} cards)" if m.get("count", 1) > 1 else ""
+        lines.append(f"{i:4}. {m['card']} from {m['from']} to {m['to']}{count}")
+    return "\n".join(lines)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    path = Path(args.result)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+    if not isinstance(obj, dict) or "layout" not in obj or "verdict" not in obj:
+        raise InputError(f"{path}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
+    if obj["verdict"] != "won":
+        print(f"{path}: verdict {obj['verdict']!r}: there is no solution to replay")
+        return 0
+    problem = api.verify(obj, args.layout)
+    if problem is not None:
+        print(f"{path}: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{path}: all {len(obj.get('solution') or [])} moves legal; the game is won")
+    return 0
