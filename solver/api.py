@@ -30,7 +30,10 @@ def load_layout(name_or_path: str | Layout, max_rank: int | None = None) -> Any:
 
 
 def make_deal(layout: Any, seed: int | None = None, deal_file: str | None = None) -> deals.Deal:
-    """The deal of ``seed``, or the deal read from ``deal_file``."""
+    """The deal of ``seed``, or the deal read from ``deal_file``; a layout with no shuffle
+    (``shuffled = False``, peg boards) also deals with neither."""
+    if seed is None and deal_file is None and not getattr(layout, "shuffled", True):
+        return layout.deal_from_seed(None)
     if (seed is None) == (deal_file is None):
         raise InputError("give exactly one of --seed N or --deal FILE")
     if deal_file is not None:
@@ -60,7 +63,8 @@ def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = Non
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
     result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
-                    reason=run.reason, stats=stats, deal=deals.to_json(deal),
+                    reason=run.reason, stats=stats,
+                    deal=layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal),
                     solution=run.solution if run.verdict == "won" else None)
     if result.verdict == "won":
         problem = verify_solution(layout, deal, result.solution or [])

@@ -28,10 +28,20 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
     if out.verdict == "won":
         solution = []
         for m in out.moves:
-            solution.append(pos.move_json(m))
+            record = pos.move_json(m)
+            if record is not None:  # None: a decision of the search, not a move of the game
+                solution.append(record)
             pos.push(m)
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
                      {"table": out.table_size, "evictions": out.evictions})
 
 
-ENGINES: dict[str, Callable[..., EngineRun]] = {"dfs": run_dfs}
+def run_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    if hasattr(layout, "cpsat"):  # layouts that model themselves (peg boards)
+        return layout.cpsat(deal, limits, **options)
+    from .errors import UnsupportedError
+
+    raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for it yet")
+
+
+ENGINES: dict[str, Callable[..., EngineRun]] = {"dfs": run_dfs, "cpsat": run_cpsat}

@@ -53,7 +53,7 @@ def add_layout(p: argparse.ArgumentParser) -> None:
 
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
-    g = p.add_mutually_exclusive_group(required=True)
+    g = p.add_mutually_exclusive_group()  # one is required, unless the layout has no shuffle (api.make_deal)
     g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
     g.add_argument("--deal", metavar="FILE", help="read the deal: JSON, or the fc-solve board format")
 

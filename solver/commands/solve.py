@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from .. import api
 from ..engines import ENGINES
@@ -62,15 +63,17 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(format_result(result))
+        print(format_result(result, layout))
     return result.exit_code
 
 
-def format_result(result: Result) -> str:
+def format_result(result: Result, layout: Any = None) -> str:
     what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
     stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
     head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
     lines = [head]
+    if result.solution and hasattr(layout, "format_solution"):  # the layout draws its own (peg boards)
+        return "\n".join([head, layout.format_solution(result)])
     for i, m in enumerate(result.solution or [], 1):
         count = f" ({m['count']} cards)" if m.get("count", 1) > 1 else ""
         lines.append(f"{i:4}. {m['card']} from {m['from']} to {m['to']}{count}")

@@ -1,0 +1,88 @@
+"""Published win rates of the debutante family, with 95% Wilson intervals.
+
+For each layout, seeds 1..N are solved by the batch runner into
+``<db-dir>/<layout>.sqlite`` (resumable: rerun to go on, or raise --seeds to
+extend), then summarized: counts, win rate (won / decided), the 95% Wilson
+interval with unknowns counted as lost (low end) and as won (high end), and
+the share left unknown.  A long run; publish at least 1,000 seeds per layout,
+10,000 where time allows.
+
+    python -m benchmarks.winrates [--seeds 10000] [--timeout 60] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import record
+from solver import api, batch
+from solver.search import Limits
+
+LAYOUTS = ["debutante", "colorado", "grandfather", "double-line", "twenty", "sly-fox"]
+
+
+def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
+             db_dir: Path) -> dict[str, Any]:
+    layout = api.load_layout(layout_name)
+    store = batch.Store(db_dir / f"{layout_name}.sqlite", layout)
+    try:
+        todo, progress = batch.plan(store, list(range(1, n + 1)), engine)
+        t0 = time.perf_counter()
+        if todo:
+            with batch.process_pool(min(jobs, len(todo))) as pool:
+                batch.run_batch(pool, 2 * jobs, layout, todo, engine, limits, store, progress)
+        wall = time.perf_counter() - t0
+        rows = [(v, secs) for seed, v, secs in store.rows(engine) if seed <= n]
+    finally:
+        store.close()
+    s = batch.summarize(rows)
+    return {"layout": layout_name, "rules_version": layout.rules_version, "engine": engine,
+            "deals": s["deals"], "won": s["won"], "lost": s["lost"], "unknown": s["unknown"],
+            "win_rate": s["win_rate"], "win_rate_low": s["win_rate_low"], "win_rate_high": s["win_rate_high"],
+            "unknown_share": s["unknown_share"], "median_s": s["median_seconds"], "p90_s": s["p90_seconds"],
+            "wall_s_this_run": round(wall, 1)}
+
+
+def run(args: argparse.Namespace) -> None:
+    layouts = getattr(args, "layouts", None) or LAYOUTS
+    n = getattr(args, "seeds", 1000)
+    engine = getattr(args, "engine", "dfs")
+    limits = Limits(timeout=getattr(args, "timeout", 60.0), max_memory=getattr(args, "max_memory", None))
+    jobs = getattr(args, "jobs", None) or batch.default_jobs()
+    db_dir = Path(getattr(args, "db_dir", "winrates-db"))
+    db_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name in layouts:
+        print(f"{name}: seeds 1..{n}", file=sys.stderr, flush=True)
+        rows.append(win_rate(name, n, engine, limits, jobs, db_dir))
+        print(batch.format_table([rows[-1] | {"median_seconds": rows[-1]["median_s"],
+                                              "p90_seconds": rows[-1]["p90_s"]}]), file=sys.stderr)
+    limit_text = ", ".join(f"{k} {v}" for k, v in vars(limits).items() if v is not None)
+    notes = (f"Seeds 1..{n} of each layout, engine {engine}, per-deal limits: {limit_text}. "
+             "win_rate = won / decided. [win_rate_low, win_rate_high] is the 95% Wilson interval of "
+             "the won share of all deals with every unknown counted as lost (low) and as won (high), so "
+             "it holds whatever the unknowns turn out to be. The databases are in "
+             f"{db_dir}/ (`patience report` reads them).")
+    columns = ["layout", "rules_version", "engine", "deals", "won", "lost", "unknown", "win_rate",
+               "win_rate_low", "win_rate_high", "unknown_share", "median_s", "p90_s"]
+    record("winrates", rows, columns, notes=notes, details={"seeds": [1, n], "limits": vars(limits)})
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--layouts", nargs="+", default=LAYOUTS, help=f"default: {' '.join(LAYOUTS)}")
+    p.add_argument("--seeds", type=int, default=1000, help="seeds 1..N of each layout (default 1000)")
+    p.add_argument("--engine", default="dfs")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (default 60)")
+    p.add_argument("--max-memory", type=int, default=None, help="bytes of transposition table per deal")
+    p.add_argument("--jobs", type=int, default=None, help="default: every core")
+    p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")
+    run(p.parse_args())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""``patience batch`` (many seeds, in parallel, resumable) and ``patience report``."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from concurrent.futures import BrokenExecutor, Executor
+from contextlib import AbstractContextManager
+from typing import Any
+
+from .. import batch
+from ..errors import InputError
+from ..options import add_layout, nonnegative_int, positive_int
+from .solve import add_limits, limits_from
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume")
+    add_layout(p)
+    p.add_argument("--seeds", metavar="SPEC", help="seeds and inclusive ranges, e.g. 1-1000,2000,3000-3010")
+    p.add_argument("--sample", type=positive_int, metavar="K",
+                   help="K distinct seeds drawn at random from --seeds, or from all the layout's seeds")
+    p.add_argument("--sample-seed", type=nonnegative_int, default=0, metavar="S",
+                   help="the random seed of --sample (default 0): the same S draws the same seeds")
+    p.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="deals solved at once (default: every core; with --scheduler, every worker thread)")
+    p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
+    add_limits(p)
+    p.add_argument("--db", metavar="FILE",
+                   help="the SQLite file of results (default: LAYOUT.sqlite in the current directory)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--retry-unknown", action="store_true",
+                   help="solve again the stored seeds whose verdict is unknown (e.g. with more --timeout)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=run_batch)
+
+    p = sub.add_parser("report", help="print the summary of a stored batch, or export its rows")
+    p.add_argument("db", metavar="DB", help="a SQLite file written by `patience batch`")
+    p.add_argument("--engine", help="only this engine's rows")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="print the summaries as a JSON list")
+    g.add_argument("--csv", action="store_true",
+                   help="print every row as CSV (the full result JSON stays in the database)")
+    p.set_defaults(handler=run_report)
+
+
+def seed_range(layout: Any) -> tuple[int, int]:
+    """The seeds the layout's deal generator accepts."""
+    from .. import deal as deals
+
+    if hasattr(layout, "deal_from_seed"):  # layouts with their own deals (peg boards)
+        return 1, 2**31 - 1
+    return deals.GENERATORS[deals._generator(layout)]
+
+
+def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
+    seeds = batch.parse_seeds(args.seeds) if args.seeds is not None else None
+    low, high = seed_range(layout)
+    if args.sample is not None:
+        seeds = batch.sample_seeds(args.sample, args.sample_seed, seeds, low, high)
+    elif seeds is None:
+        raise InputError("give --seeds SPEC (e.g. --seeds 1-1000) or --sample K")
+    if seeds[0] < low or seeds[-1] > high:
+        bad = seeds[0] if seeds[0] < low else seeds[-1]
+        raise InputError(f"--seeds: seed {bad} is outside {low}..{high}, the seeds of layout {layout.name!r}")
+    return seeds
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    from .. import api, engines
+
+    layout = api.load_layout(args.layout, args.max_ranks)
+    if args.engine not in engines.ENGINES:
+        raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
+    seeds = choose_seeds(args, layout)
+    limits = limits_from(args)
+    store = batch.Store(args.db or batch.default_db(layout), layout)
+    todo, progress = batch.plan(store, seeds, args.engine, args.retry_unknown)
+    client = None
+    try:
+        client = batch.dask_client(args.scheduler) if args.scheduler else None
+        if len(todo) < len(seeds):
+            print(f"patience: {len(seeds) - len(todo)} of {len(seeds)} seeds already in {store.path}; "
+                  f"solving the other {len(todo)}", file=sys.stderr)
+        t0 = time.perf_counter()
+        jobs = 0
+        if todo:
+            executor: AbstractContextManager[Executor]
+            if client is not None:  # the cluster queues a few deals ahead unless --jobs caps them
+                jobs = args.jobs or batch.cluster_threads(client)
+                window = args.jobs or 2 * jobs
+                executor = batch.dask_executor(client)
+            else:
+                jobs = min(args.jobs or batch.default_jobs(), len(todo))
+                window = 2 * jobs
+                executor = batch.process_pool(jobs)
+            with executor as ex:
+                batch.run_batch(ex, window, layout, todo, args.engine, limits, store, progress)
+        wall = time.perf_counter() - t0
+        requested = set(seeds)
+        rows = [(v, secs) for seed, v, secs in store.rows(args.engine) if seed in requested]
+    except KeyboardInterrupt:
+        print(f"patience: interrupted; {stored_note(progress, store)}", file=sys.stderr)
+        return 130
+    except BrokenExecutor:
+        print("patience: a worker process died (killed, or out of memory? --max-memory bounds the "
+              f"search); {stored_note(progress, store)}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+        if client is not None:
+            client.close()
+    summary = {"layout": layout.name, "rules_version": layout.rules_version, "engine": args.engine,
+               **batch.summarize(rows),
+               "run": {"db": str(store.path), "solved": len(todo), "skipped": len(seeds) - len(todo),
+                       "jobs": jobs, "wall_seconds": round(wall, 3),
+                       "executor": "dask" if client is not None else "processes"}}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(batch.format_table([summary]), end="")
+        rate = f" ({len(todo) / wall:.1f} deals/s)" if todo and wall > 0 else ""
+        print(f"solved {len(todo)} deals in {wall:.1f} s on {jobs} job{'s' if jobs != 1 else ''}{rate}; "
+              f"{len(seeds) - len(todo)} were already stored in {store.path}")
+    return 0
+
+
+def stored_note(progress: batch.Progress, store: batch.Store) -> str:
+    return (f"{sum(progress.counts.values())} of {progress.total} deals are stored in {store.path}; "
+            f"run the same command again to resume")
+
+
+def run_report(args: argparse.Namespace) -> int:
+    conn, meta = batch.open_report(args.db)
+    try:
+        if args.csv:
+            out = csv.writer(sys.stdout, lineterminator="\n")
+            out.writerow(batch.COLUMNS[:-1])
+            out.writerows(batch.export_rows(conn, args.engine))
+            return 0
+        summaries = batch.report_summaries(conn, args.engine)
+    finally:
+        conn.close()
+    if args.engine is not None and not summaries:
+        raise InputError(f"{args.db}: no deals stored for engine {args.engine!r}")
+    if args.json:
+        print(json.dumps(summaries))
+    elif summaries:
+        print(batch.format_table(summaries), end="")
+    else:
+        print(f"{args.db}: no deals stored yet ({meta['layout']}, rules version {meta['rules_version']})")
+    return 0

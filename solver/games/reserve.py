@@ -1,0 +1,499 @@
+"""The debutante family: foundations in suit, reserve columns that only feed them.
+
+One position class serves every layout of the family (debutante and its
+readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox); what differs
+between them is layout data compiled into the tables and flags below.
+
+State: the reserve ``cols`` (lists, the list's end is the card placed last),
+the foundation heights ``h``, the ``stock`` (its end is the next card to
+turn) and the ``waste``.  A move is a ``(src, dst)`` pair of stack codes:
+column ``i >= 0``, ``STOCK``, ``WASTE``, ``ROW`` (one card to every column),
+``COMMIT`` (see below) or ``FOUND + f`` for foundation ``f``.
+
+Decisions (the main dominance).  Say a card ``c`` is available and
+foundation ``f`` takes it now.  If some win plays ``c`` to ``f`` later, the
+same win with ``c`` played to ``f`` at once also wins: ``f`` takes nothing
+else meanwhile (it is waiting for this card), and the stack ``c`` leaves only
+loses a card.  So there are two cases only: ``c`` goes to ``f`` now, or
+``c`` never goes to ``f``.  The search decides at once, and the second case
+marks the card "never to f's row" (bit ``6 + row`` of the card's value in
+the column).  With the decision made, no interleaving of a pending
+foundation play with other moves is ever searched twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import cards
+from ..deal import Deal, foundation_base
+from ..layout import Layout
+
+STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
+NEVER = 10**6
+Move = tuple[int, int]
+
+
+class ReservePosition:
+    def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+        r, s, fnd = layout.reserve, layout.stock, layout.foundations
+        self.layout = layout
+        self.ncols = r.count
+        self.capacity = r.capacity or NEVER
+        self.fifo = r.access == "first"
+        self.suit_sequence = r.accepts == "suit-sequence"
+        self.refill = r.fill == "immediate"
+        self.gaps_any_top = r.gaps == "any-top"
+        self.turn = s.turn
+        self.deal_count = s.deal_count
+        self.batch_size = s.batch
+        # Columns are interchangeable unless the pack deals to them in order.
+        self.interchangeable = s.turn != "deal-row"
+        self.waste_capacity = s.waste_capacity or NEVER
+        self.slots = None if r.capacity == 0 else r.capacity * r.count
+
+        # Foundation f takes the cards seq[f] in order (row f // 4, suit f % 4).
+        nf = self.nf = fnd.count
+        self.seq: list[list[int]] = []
+        for f in range(nf):
+            row = fnd.rows[f // 4]
+            base = cards.rank(foundation_base(layout, f))
+            ranks = range(base, layout.max_rank + 1) if row.direction > 0 else range(base, 0, -1)
+            self.seq.append([cards.make(rk, f % 4) for rk in ranks])
+        # Tables are indexed by a card's value: card | marks << 6.
+        self.where = [[NEVER] * 256 for _ in range(nf)]  # place in f's order
+        for f in range(nf):
+            for i, c in enumerate(self.seq[f]):
+                for marks in range(4):
+                    self.where[f][c | marks << 6] = i
+        self.fdests: list[tuple[int, ...]] = [
+            tuple(f for f in range(nf) if self.where[f][v] < NEVER and not (v >> (6 + f // 4)) & 1)
+            for v in range(256)
+        ]
+        self.dominance = dominance and len(fnd.rows) <= 2  # marks have room for two rows
+
+        self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
+        self.need = [self._need_of(f) for f in range(nf)]
+        self.total = sum(len(v) for v in deal.values())
+        self.placed = sum(self.h)
+        self.rem = [0] * 64  # copies of each card not yet on a foundation
+        for stack, cs in deal.items():
+            if not stack.startswith("foundation"):
+                for c in cs:
+                    self.rem[c] += 1
+        self.cols = [list(deal.get(f"reserve:{i}", [])) for i in range(self.ncols)]
+        self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
+        self.waste: list[int] = []
+        self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        self.batch_left = 0
+        self.history: list[Move] = []
+        self._undo: list[Any] = []
+        self._bound_cache: dict[Any, bool] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def _need_of(self, f: int) -> int:
+        seq = self.seq[f]
+        return seq[self.h[f]] if self.h[f] < len(seq) else -1
+
+    def _top(self, col: list[int]) -> int:
+        return col[0] if self.fifo else col[-1]
+
+    def _accepting(self, v: int) -> list[int]:
+        c = v & 63
+        return [f for f in self.fdests[v] if self.need[f] == c]
+
+    def _open(self, v: int) -> list[int]:
+        """The foundations that may still take ``v``'s card some day."""
+        h, where = self.h, self.where
+        return [f for f in self.fdests[v] if where[f][v] >= h[f]]
+
+    def _marks(self, foundations: list[int]) -> int:
+        return sum(1 << (6 + f // 4) for f in foundations)
+
+    def _takes(self, col: list[int], card: int) -> bool:
+        if len(col) >= self.capacity:
+            return False
+        if self.suit_sequence and col:
+            last = col[-1] & 63
+            return cards.suit(last) == cards.suit(card) and abs(cards.rank(last) - cards.rank(card)) == 1
+        return True
+
+    def _offered(self) -> tuple[int, int | None]:
+        """The pack's card that may be played now, and the stack it comes from."""
+        if self.turn == "place" and self.stock:
+            return STOCK, self.stock[-1]
+        if self.turn == "waste" and self.waste:
+            return WASTE, self.waste[-1]
+        return STOCK, None
+
+    def _pending_refill(self) -> Move | None:
+        if self.refill and self.stock:
+            for j, col in enumerate(self.cols):
+                if not col:
+                    return (STOCK, j)
+        return None
+
+    def _decision(self) -> list[Move] | None:
+        """The options of the first column card that a foundation takes now.
+
+        The card goes to such a foundation now, or (``COMMIT``) is marked
+        never to go to any of them.  See the module docstring for why.
+        """
+        if self.batch_left:
+            return None
+        for i, col in enumerate(self.cols):
+            if col:
+                v = col[0] if self.fifo else col[-1]
+                acc = self._accepting(v)
+                if acc:
+                    moves = [(i, FOUND + f) for f in acc]
+                    if len(self._open(v)) > len(acc):
+                        moves.append((i, COMMIT))
+                    return moves
+        src, v = self._offered()
+        if v is not None and self.turn == "waste":
+            acc = self._accepting(v)
+            if acc:
+                moves = [(src, FOUND + f) for f in acc]
+                if len(self._open(v)) > len(acc):
+                    moves.append((src, COMMIT))
+                return moves
+        return None
+
+    # ------------------------------------------------------- the interface
+
+    def is_won(self) -> bool:
+        return self.placed == self.total
+
+    def legal_moves(self) -> list[Move]:
+        refill = self._pending_refill()
+        if refill is not None:
+            return [refill]
+        if self.dominance:
+            decision = self._decision()
+            if decision is not None:
+                return decision
+        found_moves: list[Move] = []
+        other: list[Move] = []
+        if self.batch_left == 0 and not self.dominance:
+            seen: set[tuple[int, ...]] = set()
+            for i, col in enumerate(self.cols):
+                if col:
+                    for f in self._accepting(self._top(col)):
+                        t = tuple(col)
+                        if t not in seen:
+                            seen.add(t)
+                            found_moves.append((i, FOUND + f))
+        src, v = self._offered()
+        if v is not None:
+            acc = self._accepting(v)
+            found_moves.extend((src, FOUND + f) for f in acc)
+            # With the dominance, a card some foundation takes now is placed
+            # only if another foundation may still take it later.
+            if self.turn == "place" and acc and self.dominance and len(self._open(v)) == len(acc):
+                pass
+            elif self.turn in ("place", "waste"):
+                other.extend((src, i) for i in self._placements(v))
+        if self.turn == "waste":
+            if self.stock and len(self.waste) < self.waste_capacity:
+                other.append((STOCK, WASTE))
+            elif not self.stock and self.waste and self.redeals_left > 0:
+                other.append((WASTE, STOCK))
+        elif self.turn == "deal-row" and self.stock:
+            other.append((STOCK, ROW))
+        if self.gaps_any_top and not self.stock:
+            other.extend(self._gap_moves())
+        return found_moves + other
+
+    def _placements(self, v: int) -> list[int]:
+        """Columns that may take ``v``, one per distinct column, best first."""
+        seen: set[tuple[int, ...]] = set()
+        scored = []
+        for i, col in enumerate(self.cols):
+            if not self._takes(col, v & 63):
+                continue
+            t = tuple(col)
+            if t in seen:
+                continue
+            seen.add(t)
+            scored.append((self._placement_score(col, v), i))
+        scored.sort()
+        return [i for _, i in scored]
+
+    def _urgency(self, v: int) -> int:
+        """How many cards a foundation still needs before it can take ``v``."""
+        h, where = self.h, self.where
+        return min((where[f][v] - h[f] for f in self.fdests[v] if where[f][v] >= h[f]), default=99)
+
+    def _placement_score(self, col: list[int], v: int) -> int:
+        """Lower is tried first.  Measured on Colorado and debutante seeds
+        1..20 (3000 nodes each) against best-fit and empty-first orders:
+        first, on a card needed later than this one (nothing is blocked),
+        the more slack the better; then an empty column; then on a card
+        needed sooner, the larger the gap first."""
+        if not col:
+            return 50
+        below = col[0] if self.fifo else col[-1]
+        first, then = (below, v) if self.fifo else (v, below)
+        u_first, u_then = self._urgency(first), self._urgency(then)
+        return (30 - (u_then - u_first)) if u_first < u_then else 100 - (u_first - u_then)
+
+    def _gap_moves(self) -> list[Move]:
+        empty = next((j for j, col in enumerate(self.cols) if not col), None)
+        if empty is None:
+            return []
+        return [(i, empty) for i, col in enumerate(self.cols) if len(col) > 1]
+
+    def forced_move(self) -> Move | None:
+        refill = self._pending_refill()
+        if refill is not None:
+            return refill
+        if self.dominance:
+            decision = self._decision()
+            if decision is not None and len(decision) == 1:
+                return decision[0]
+        return None
+
+    def push(self, move: Move) -> None:
+        src, dst = move
+        undo: Any = self.batch_left
+        if dst == ROW:
+            n = min(self.ncols, len(self.stock))
+            for j in range(n):
+                self.cols[j].append(self.stock.pop())
+            undo = n
+        elif src == WASTE and dst == STOCK:
+            self.stock = self.waste[::-1]
+            self.waste = []
+            self.redeals_left -= 1
+        elif src == STOCK and dst == WASTE:
+            n = min(self.deal_count, len(self.stock))
+            for _ in range(n):
+                self.waste.append(self.stock.pop())
+            undo = n
+        elif dst == COMMIT:
+            pile = self.cols[src] if src >= 0 else self.waste
+            at = 0 if (src >= 0 and self.fifo) else -1
+            v = pile[at]
+            pile[at] = v | self._marks(self._accepting(v))
+            undo = v
+        else:
+            if src >= 0:
+                col = self.cols[src]
+                v = col.pop(0) if self.fifo else col.pop()
+            elif src == STOCK:
+                v = self.stock.pop()
+            else:
+                v = self.waste.pop()
+            if dst >= FOUND:
+                f = dst - FOUND
+                self.h[f] += 1
+                self.need[f] = self._need_of(f)
+                self.placed += 1
+                self.rem[v & 63] -= 1
+            else:
+                # A pack card that a foundation takes now but is placed
+                # instead will never go to that foundation (the dominance).
+                placed = v | self._marks(self._accepting(v)) if self.dominance else v
+                self.cols[dst].append(placed)
+                if self.batch_size and src == STOCK:
+                    self.batch_left = (self.batch_left or self.batch_size) - 1
+                    if not self.stock:
+                        self.batch_left = 0
+            undo = (undo, v)
+        self.history.append(move)
+        self._undo.append(undo)
+
+    def pop(self) -> Move:
+        move = self.history.pop()
+        undo = self._undo.pop()
+        src, dst = move
+        if dst == ROW:
+            for j in reversed(range(undo)):
+                self.stock.append(self.cols[j].pop())
+        elif src == WASTE and dst == STOCK:
+            self.waste = self.stock[::-1]
+            self.stock = []
+            self.redeals_left += 1
+        elif src == STOCK and dst == WASTE:
+            for _ in range(undo):
+                self.stock.append(self.waste.pop())
+        elif dst == COMMIT:
+            pile = self.cols[src] if src >= 0 else self.waste
+            pile[0 if (src >= 0 and self.fifo) else -1] = undo
+        else:
+            self.batch_left, v = undo
+            if dst >= FOUND:
+                f = dst - FOUND
+                self.h[f] -= 1
+                self.need[f] = self._need_of(f)
+                self.placed -= 1
+                self.rem[v & 63] += 1
+            else:
+                self.cols[dst].pop()
+            if src >= 0:
+                if self.fifo:
+                    self.cols[src].insert(0, v)
+                else:
+                    self.cols[src].append(v)
+            elif src == STOCK:
+                self.stock.append(v)
+            else:
+                self.waste.append(v)
+        return move
+
+    def key(self) -> Any:
+        cols = [bytes(c) for c in self.cols]
+        if self.interchangeable or not self.stock:
+            cols.sort()
+        k: tuple[Any, ...] = (bytes(self.h), b"|".join(cols))
+        if self.turn == "waste":
+            k += (bytes(self.stock), bytes(self.waste), self.redeals_left)
+        elif self.turn != "place":
+            k += (len(self.stock),)
+        if self.batch_size:
+            k += (self.batch_left,)
+        return k
+
+    def move_json(self, move: Move) -> dict[str, Any] | None:
+        """The move in the result contract; ``None`` for a ``COMMIT``, which
+        is a decision of the search and not a move of the game."""
+        src, dst = move
+        if dst == COMMIT:
+            return None
+        if dst == ROW:
+            n = min(self.ncols, len(self.stock))
+            return {"card": cards.name(self.stock[-1] & 63), "from": "stock", "to": "reserve", "count": n}
+        if src == WASTE and dst == STOCK:
+            return {"card": cards.name(self.waste[0] & 63), "from": "waste", "to": "stock",
+                    "count": len(self.waste)}
+        if src >= 0:
+            v = self._top(self.cols[src])
+        elif src == STOCK:
+            v = self.stock[-1]
+        else:
+            v = self.waste[-1]
+        out = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
+        if src == STOCK and dst == WASTE and self.deal_count > 1:
+            out["count"] = min(self.deal_count, len(self.stock))
+        return out
+
+    # --------------------------------------------------------------- bounds
+
+    def is_dead(self) -> bool:
+        return self._buried() or self._relaxed_play()
+
+    def _relaxed_play(self) -> bool:
+        """Play a generous version of the rest of the game; if even it fails, so does the deal.
+
+        The generous game: every pack card is available from its turn on
+        (it never needs a place and never covers anything); one copy of a
+        card may serve both foundations that want it; a column card leaves
+        as soon as a foundation that may take it has taken its card.  Each
+        foundation is then at least as far on, at every turn, as in any real
+        play (playing a card in the generous game never hurts, so playing
+        every playable card at once is its best play).  So:
+
+        - if a foundation cannot be finished even so, the deal is lost;
+        - with columns of limited size and every turned card placed at once,
+          the cards out at each turn (turned so far, minus the most that can
+          be on foundations) must fit in the columns' places, or it is lost.
+        """
+        seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
+        cols, fifo = self.cols, self.fifo
+        hh = self.h[:]
+        can: list[set[int]] = [set() for _ in range(nf)]
+        left = [len(col) for col in cols]  # cards still in each column
+        by_card: dict[int, list[int]] = {}  # card -> columns showing it
+        plays = 0
+
+        def expose(i: int) -> None:
+            while left[i]:
+                col = cols[i]
+                v = col[len(col) - left[i]] if fifo else col[left[i] - 1]
+                c = v & 63
+                for f in fdests[v]:
+                    can[f].add(c)
+                if any(hh[f] > where[f][v] for f in fdests[v]):
+                    left[i] -= 1  # a copy of its card was played already: let it go too
+                    continue
+                by_card.setdefault(c, []).append(i)
+                return
+
+        def settle() -> None:
+            nonlocal plays
+            moved = True
+            while moved:
+                moved = False
+                for f in range(nf):
+                    s, k, cf = seq[f], hh[f], can[f]
+                    while k < len(s) and s[k] in cf:
+                        c = s[k]
+                        k += 1
+                        hh[f] = k
+                        plays += 1
+                        moved = True
+                        for i in by_card.pop(c, ()):
+                            left[i] -= 1
+                            expose(i)
+
+        for i in range(len(cols)):
+            expose(i)
+        for v in self.waste:
+            for f in fdests[v]:
+                can[f].add(v & 63)
+        settle()
+        check_room = self.slots is not None and self.turn == "place" and not self.batch_size
+        occupied = sum(left) if check_room else 0
+        start_plays = plays
+        stock = self.stock
+        for t in range(len(stock) - 1, -1, -1):
+            c = stock[t]
+            for f in fdests[c]:
+                can[f].add(c)
+            settle()
+            if check_room:
+                turned = len(stock) - t
+                # plays made before the first turn came from the columns already counted
+                if occupied + turned - (plays - start_plays) > self.slots:  # type: ignore[operator]
+                    return True
+        return any(hh[f] < len(seq[f]) for f in range(nf))
+
+    def _buried(self) -> bool:
+        """A card that can leave its column only after a card it must follow.
+
+        In a column, card y leaves before the cards behind it.  If every
+        foundation that may still take y needs first a card of which every
+        copy not yet on a foundation is behind y in that column, y can never
+        leave, and the deal is lost.
+        """
+        rem, where, h = self.rem, self.where, self.h
+        for col in self.cols:
+            if len(col) < 2:
+                continue
+            order = col if self.fifo else col[::-1]  # the order cards can leave in
+            for j in range(len(order) - 1):
+                y = order[j]
+                behind = [v & 63 for v in order[j + 1:]]
+                stuck = True
+                for f in self.fdests[y]:
+                    wy = where[f][y]
+                    if wy < h[f]:
+                        continue  # f is already past y's card
+                    seq = self.seq[f]
+                    if not any(behind.count(seq[i]) >= rem[seq[i]] for i in range(h[f], wy)
+                               if seq[i] in behind):
+                        stuck = False
+                        break
+                if stuck:
+                    return True
+        return False
+
+
+def _name(code: int) -> str:
+    if code >= FOUND:
+        return f"foundation:{code - FOUND}"
+    if code >= 0:
+        return f"reserve:{code}"
+    return {STOCK: "stock", WASTE: "waste"}[code]
