@@ -62,9 +62,9 @@ def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = Non
     t0 = time.perf_counter()
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
+    deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal)
     result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
-                    reason=run.reason, stats=stats,
-                    deal=layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal),
+                    reason=run.reason, stats=stats, deal=deal_json,
                     solution=run.solution if run.verdict == "won" else None)
     if result.verdict == "won":
         problem = verify_solution(layout, deal, result.solution or [])

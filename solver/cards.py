@@ -37,7 +37,8 @@ def parse(text: str) -> int:
     """Read ``AS``, ``TD``, ``10D``, ``qh`` (rank then suit) into a card."""
     if not isinstance(text, str):
         raise CardError(f"expected a card name such as 'AS' or '10D', got {text!r}")
-    t = text.strip().upper()
+    t = text.strip()
+    t = t.upper() if t.isascii() else ""  # no look-alikes: 'ſ'.upper() is 'S'
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:

@@ -13,8 +13,8 @@ import pkgutil
 import sys
 
 from . import commands
-from .errors import InputError, UnsupportedError
-from .result import EXIT_BAD_INPUT
+from .errors import EngineDisagreement, InputError, UnsupportedError
+from .result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, UnsupportedError) as e:
         print(f"patience: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except EngineDisagreement as e:
+        print(f"patience: error: {e}", file=sys.stderr)
+        return EXIT_DISAGREEMENT
     except KeyboardInterrupt:
         print("patience: interrupted", file=sys.stderr)
         return 130

@@ -21,6 +21,7 @@ A changed generator gets a new name; ``patience-v1`` deals never change.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -86,7 +87,8 @@ def from_seed(layout: Layout, seed: int) -> Deal:
     check_seed(layout, seed)
     gen = _generator(layout)
     if gen == "patience-v1":
-        return _deal_pack(layout, _pysol_pack(layout, seed))
+        deal = _deal_pack(layout, _pysol_pack(layout, seed))
+        return {stack: deal[stack] for stack in expected_counts(layout)}  # the order validate gives
     from pysol_cards.cards import CardRenderer
     from pysol_cards.deal_game import Game
     from pysol_cards.random_base import RandomBase
@@ -170,6 +172,10 @@ def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | Non
     for stack, n in expected.items():
         if stack not in deal:
             raise DealError(f"{where}: {stack}: missing, expected {n} cards")
+    for stack, card in _placed_before_deal(layout).items():
+        if deal[stack] != [card]:
+            raise DealError(f"{at(stack)}: {stack} must hold {cards.name(card)}, placed there before "
+                            f"the deal; got {' '.join(cards.names(deal[stack]))}")
     want = Counter(layout.pack())
     have: Counter[int] = Counter()
     for stack, got in deal.items():
@@ -185,7 +191,18 @@ def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | Non
     if missing:
         names = " ".join(cards.name(c) for c in sorted(missing))
         raise DealError(f"{where}: missing cards: {names}")
-    return deal
+    return {stack: deal[stack] for stack in expected}  # one stack order, however the deal was written
+
+
+def _placed_before_deal(layout: Layout) -> dict[str, int]:
+    """The stacks whose card the layout fixes: preset foundation bases, a hole's start card."""
+    out = {}
+    if layout.foundations.preset:
+        for i in range(layout.foundations.count):
+            out[f"foundation:{i}"] = foundation_base(layout, i)
+    if layout.hole is not None and layout.hole.start != "stock":
+        out["hole"] = cards.parse(layout.hole.start)
+    return out
 
 
 # ------------------------------------------------------------------ JSON
@@ -203,6 +220,8 @@ def from_json(obj: object, layout: Layout, where: str) -> Deal:
         raise DealError(f"{where}: expected a JSON object mapping stack names to lists of cards")
     deal: Deal = {}
     for stack, cs in obj.items():
+        if not isinstance(stack, str) or not stack.isprintable():
+            raise DealError(f"{where}: {stack!r}: expected a stack name such as 'tableau:0' or 'stock'")
         if not isinstance(cs, list):
             raise DealError(f"{where}: {stack}: expected a list of card names, got {cs!r}")
         out = []
@@ -301,22 +320,69 @@ def to_board(deal: Deal, layout: Layout) -> str:
 
 
 def to_text(deal: Deal) -> str:
-    """A plain listing, one stack per line (any layout)."""
+    """A plain listing, one stack per line (any layout); ``parse_listing`` reads it back."""
     return "".join(f"{stack}: {' '.join(cards.names(cs))}\n" for stack, cs in deal.items())
 
 
+_LISTING_LINE = re.compile(r"(stock|waste|hole|(?:reserve|tableau|cell|foundation):\d+)\s*:(.*)")
+
+
+def _content_lines(text: str):
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield lineno, line
+
+
+def is_listing(text: str) -> bool:
+    """Whether ``text`` looks like ``to_text``'s listing: its first line names a stack."""
+    first = next(_content_lines(text), None)
+    return first is not None and _LISTING_LINE.fullmatch(first[1]) is not None
+
+
+def parse_listing(text: str, layout: Layout, where: str) -> Deal:
+    """Read ``to_text``'s listing: lines ``stack: cards``, columns bottom card first."""
+    deal: Deal = {}
+    lines: dict[str, int] = {}
+    for lineno, line in _content_lines(text):
+        m = _LISTING_LINE.fullmatch(line)
+        if m is None:
+            raise DealError(f"{where}:{lineno}: expected a stack and its cards, such as "
+                            f"'tableau:0: JD KD 2S' or 'stock: 7S QH', got {line!r}")
+        stack = m.group(1)
+        if stack in lines:
+            raise DealError(f"{where}:{lineno}: {stack} is listed twice (also line {lines[stack]})")
+        try:
+            parsed = [cards.parse(w) for w in m.group(2).split()]
+        except CardError as e:
+            raise DealError(f"{where}:{lineno}: {e}") from None
+        lines[stack] = lineno
+        if parsed:
+            deal[stack] = parsed
+    return validate(layout, deal, where, lines)
+
+
+def parse_text(text: str, layout: Layout, where: str) -> Deal:
+    """Read a deal from text: JSON (by content), ``to_text``'s listing or the fc-solve board format."""
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise DealError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+        except RecursionError:
+            raise DealError(f"{where}: malformed JSON: nested too deeply") from None
+        return from_json(obj, layout, where)
+    if is_listing(text):
+        return parse_listing(text, layout, where)
+    return parse_board(text, layout, where)
+
+
 def read(path: str, layout: Layout) -> Deal:
-    """Read a deal file: JSON (by content) or the fc-solve board format."""
+    """Read a deal file: JSON, the listing ``patience deal`` prints, or the fc-solve board format."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise DealError(f"{path}: cannot read deal file: {e.strerror}") from None
     except UnicodeDecodeError:
-        raise DealError(f"{path}: expected a text file (JSON or fc-solve board format)") from None
-    if text.lstrip().startswith(("{", "[")):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise DealError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-        return from_json(obj, layout, path)
-    return parse_board(text, layout, path)
+        raise DealError(f"{path}: expected a text file (JSON, a listing or fc-solve board format)") from None
+    return parse_text(text, layout, path)

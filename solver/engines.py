@@ -39,9 +39,24 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
 def run_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     if hasattr(layout, "cpsat"):  # layouts that model themselves (peg boards)
         return layout.cpsat(deal, limits, **options)
-    from .errors import UnsupportedError
+    from .cpsat import run_model
 
-    raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for it yet")
+    return run_model(layout, deal, limits, **options)
 
 
-ENGINES: dict[str, Callable[..., EngineRun]] = {"dfs": run_dfs, "cpsat": run_cpsat}
+def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """DFS and CP-SAT; raises ``EngineDisagreement`` when one proves won and the other lost."""
+    from .cpsat.portfolio import run_both as both
+
+    return both(layout, deal, limits, **options)
+
+
+def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """A portfolio: a short DFS, then CP-SAT, then the DFS (see ``solver/cpsat/portfolio.py``)."""
+    from .cpsat.portfolio import run_auto as auto
+
+    return auto(layout, deal, limits, **options)
+
+
+ENGINES: dict[str, Callable[..., EngineRun]] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both,
+                                                "auto": run_auto}

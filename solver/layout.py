@@ -125,7 +125,12 @@ class Layout:
 
         if not 1 <= max_rank <= 13:
             raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
-        return replace(self, max_rank=max_rank)
+        reduced = replace(self, max_rank=max_rank)
+        dealt, size = _dealt(reduced), len(reduced.pack())
+        if dealt > size:
+            raise LayoutError(f"--max-ranks {max_rank}: {self.name} deals {dealt} cards at the start "
+                              f"but ranks A..{cards.RANKS[max_rank - 1]} make only {size}")
+        return reduced
 
 
 # ---------------------------------------------------------------- reading
@@ -139,6 +144,7 @@ class _Table:
         self.used: set[str] = set()
 
     def key(self, k: str) -> str:
+        k = k if k.isprintable() else repr(k)  # a quoted TOML key may hold a newline
         return f"{self.path}.{k}" if self.path else k
 
     def fail(self, k: str, expected: str) -> LayoutError:
@@ -301,6 +307,8 @@ def parse(text: str, where: str, name: str) -> Layout:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LayoutError(f"{where}: malformed TOML: {e}") from None
+    except RecursionError:
+        raise LayoutError(f"{where}: malformed TOML: nested too deeply") from None
     if "board" in data:  # a peg solitaire board, not a card layout
         from .peg.board import parse_board_layout
 
@@ -333,13 +341,18 @@ def parse(text: str, where: str, name: str) -> Layout:
     return layout
 
 
-def _check_whole(lay: Layout, where: str) -> None:
-    """Cross-section checks: the deal must fit the pack."""
-    dealt = (
+def _dealt(lay: Layout) -> int:
+    """How many cards the deal places before the stock: columns, cells, preset bases, the hole."""
+    return (
         sum(lay.tableau.deal) + lay.cells.deal + lay.reserve.count * lay.reserve.deal
         + (lay.foundations.count if lay.foundations.preset else 0)
         + (1 if lay.hole is not None else 0)
     )
+
+
+def _check_whole(lay: Layout, where: str) -> None:
+    """Cross-section checks: the deal must fit the pack."""
+    dealt = _dealt(lay)
     if dealt > 52 * lay.decks:
         raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
     if not lay.foundations.rows and lay.hole is None:
@@ -371,6 +384,8 @@ def load(name_or_path: str) -> Layout:
             text = p.read_text(encoding="utf-8")
         except OSError as e:
             raise LayoutError(f"{name_or_path}: cannot read layout file: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise LayoutError(f"{name_or_path}: expected a UTF-8 text file (TOML)") from None
         return parse(text, name_or_path, p.stem)
     res = _builtin_dir() / f"{name_or_path}.toml"
     if not res.is_file():

@@ -14,7 +14,7 @@ from typing import Any
 from .. import batch
 from ..errors import InputError
 from ..options import add_layout, nonnegative_int, positive_int
-from .solve import add_limits, limits_from
+from .solve import add_limits, engine_options, limits_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deals solved at once (default: every core; with --scheduler, every worker thread)")
     p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
     add_limits(p)
+    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
+                   help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
+    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+                   help="fix the CP-SAT random seed and run deterministically")
     p.add_argument("--db", metavar="FILE",
                    help="the SQLite file of results (default: LAYOUT.sqlite in the current directory)")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -99,7 +103,8 @@ def run_batch(args: argparse.Namespace) -> int:
                 window = 2 * jobs
                 executor = batch.process_pool(jobs)
             with executor as ex:
-                batch.run_batch(ex, window, layout, todo, args.engine, limits, store, progress)
+                batch.run_batch(ex, window, layout, todo, args.engine, limits, store, progress,
+                                engine_options(args))
         wall = time.perf_counter() - t0
         requested = set(seeds)
         rows = [(v, secs) for seed, v, secs in store.rows(args.engine) if seed in requested]

@@ -10,9 +10,9 @@ from typing import Any
 
 from .. import api
 from ..engines import ENGINES
-from ..errors import InputError
+from ..errors import EngineDisagreement, InputError
 from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, positive_float
-from ..result import EXIT_BAD_INPUT, Result
+from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
 from ..search import Limits
 
 
@@ -58,8 +58,14 @@ def engine_options(args: argparse.Namespace) -> dict:
 
 def run_solve(args: argparse.Namespace) -> int:
     layout, deal = load(args)
-    result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
-                       limits=limits_from(args), **engine_options(args))
+    try:
+        result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
+                           limits=limits_from(args), **engine_options(args))
+    except EngineDisagreement as e:  # --engine both: print both results, exit 4
+        for r in e.results(layout, args.seed, deal) if hasattr(e, "results") else []:
+            print(json.dumps(r.to_json()) if args.json else format_result(r, layout))
+        print(f"patience: error: {e}", file=sys.stderr)
+        return EXIT_DISAGREEMENT
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -53,6 +53,7 @@ def stats_of(solver: cp_model.CpSolver, status: int, model: cp_model.CpModel) ->
     proto = model.Proto()
     return {
         "status": solver.status_name(status),
+        "branches": solver.num_branches,
         "conflicts": solver.num_conflicts,
         "wall": round(solver.wall_time, 4),
         "deterministic_time": round(solver.response_proto.deterministic_time, 4),

@@ -64,6 +64,10 @@ FEATURES = {
     # two columns dealt the same card are interchangeable: the one on the lower
     # column goes to its foundation no later than the other
     "twin_columns": True,
+    # ("place" layouts) a column card goes to its foundation at the first instant
+    # it can: right after the card before it on its foundation, the last card
+    # laid on it, or its own turn, whichever is last
+    "asap": True,
 }
 
 
@@ -237,8 +241,6 @@ class ReserveModel:
             d = m.new_bool_var(f"direct{k}")
             self.direct.append(d)
             m.add(self.p[i] == self.t[k]).only_enforce_if(d)
-            if k + 1 < len(self.stock):
-                m.add(self.t[k + 1] > self.t[k]).only_enforce_if(d)
             self.arrive[i] = self.t[k]
             self.oncol[i] = ~d
             if self.flags["direct"]:
@@ -356,6 +358,39 @@ class ReserveModel:
             for lo, hi in zip(col, col[1:]):
                 m.add(self.p[hi] < self.p[lo]) if lifo else m.add(self.p[lo] < self.p[hi])
         self._counts()
+        if self.flags["asap"] and not self.waste:
+            self._asap()
+
+    def _asap(self) -> None:
+        """p[i] is the largest of the instants it must follow (lowering any p[i] to that
+        largest keeps every constraint, so some solution has them all there)."""
+        m = self.model
+        for i, it in enumerate(self.items):
+            reasons = []
+            for (j, key), lit in self.assign.items():
+                if j != i:
+                    continue
+                prev = self.prev_slot[key]
+                before = -1 if prev is None else self.slot_time[prev]
+                r = m.new_bool_var("")
+                m.add_implication(r, lit)
+                m.add(self.p[i] == before + 1).only_enforce_if(r)
+                reasons.append(r)
+            for k in self.children.get(i, []):
+                r = m.new_bool_var("")
+                m.add_implication(r, self.under[i, k])
+                m.add(self.p[i] == self.p[k] + 1).only_enforce_if(r)
+                reasons.append(r)
+            if it.turn >= 0:
+                r = m.new_bool_var("")
+                m.add(self.p[i] == self.t[it.turn]).only_enforce_if(r)
+                reasons.append(r)
+            elif it.height + 1 < len(self.dealt[it.column]):
+                above = self.dealt[it.column][it.height + 1]
+                r = m.new_bool_var("")
+                m.add(self.p[i] == self.p[above] + 1).only_enforce_if(r)
+                reasons.append(r)
+            m.add_bool_or(reasons)
 
     def _depths(self) -> None:
         m = self.model

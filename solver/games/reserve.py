@@ -70,7 +70,12 @@ class ReservePosition:
             tuple(f for f in range(nf) if self.where[f][v] < NEVER and not (v >> (6 + f // 4)) & 1)
             for v in range(256)
         ]
-        self.dominance = dominance and len(fnd.rows) <= 2  # marks have room for two rows
+        # The decision dominance needs room for the marks (two rows), and fails
+        # when an emptied column is refilled at once: playing a card early then
+        # changes which column the next pack card goes to; nor with batches of
+        # placements (Sly Fox), whose count a pack card played at once would
+        # change.  Tests comparing searches with and without it found both.
+        self.dominance = dominance and len(fnd.rows) <= 2 and not self.refill and not s.batch
 
         self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
@@ -177,11 +182,11 @@ class ReservePosition:
         found_moves: list[Move] = []
         other: list[Move] = []
         if self.batch_left == 0 and not self.dominance:
-            seen: set[tuple[int, ...]] = set()
+            seen: set[tuple[Any, ...]] = set()  # identical columns: try one of them
             for i, col in enumerate(self.cols):
                 if col:
                     for f in self._accepting(self._top(col)):
-                        t = tuple(col)
+                        t = (f, *col)
                         if t not in seen:
                             seen.add(t)
                             found_moves.append((i, FOUND + f))
@@ -406,7 +411,7 @@ class ReservePosition:
         can: list[set[int]] = [set() for _ in range(nf)]
         left = [len(col) for col in cols]  # cards still in each column
         by_card: dict[int, list[int]] = {}  # card -> columns showing it
-        plays = 0
+        waiting: dict[int, int] = {}  # turned pack cards still out, by card
 
         def expose(i: int) -> None:
             while left[i]:
@@ -422,7 +427,6 @@ class ReservePosition:
                 return
 
         def settle() -> None:
-            nonlocal plays
             moved = True
             while moved:
                 moved = False
@@ -432,8 +436,8 @@ class ReservePosition:
                         c = s[k]
                         k += 1
                         hh[f] = k
-                        plays += 1
                         moved = True
+                        waiting.pop(c, None)  # generous: every copy out may have gone
                         for i in by_card.pop(c, ()):
                             left[i] -= 1
                             expose(i)
@@ -445,19 +449,16 @@ class ReservePosition:
                 can[f].add(v & 63)
         settle()
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
-        occupied = sum(left) if check_room else 0
-        start_plays = plays
         stock = self.stock
         for t in range(len(stock) - 1, -1, -1):
             c = stock[t]
             for f in fdests[c]:
                 can[f].add(c)
+            if any(hh[f] <= where[f][c] for f in fdests[c]):
+                waiting[c] = waiting.get(c, 0) + 1
             settle()
-            if check_room:
-                turned = len(stock) - t
-                # plays made before the first turn came from the columns already counted
-                if occupied + turned - (plays - start_plays) > self.slots:  # type: ignore[operator]
-                    return True
+            if check_room and sum(left) + sum(waiting.values()) > self.slots:  # type: ignore[operator]
+                return True
         return any(hh[f] < len(seq[f]) for f in range(nf))
 
     def _buried(self) -> bool:

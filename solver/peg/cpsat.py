@@ -25,7 +25,10 @@ Implied constraints, each sound and each switchable for experiments:
   alternates step by step.  This is what lets CP-SAT refute the French centre
   game at once; without it the solver has to find the contradiction by search.
 - ``pagodas`` (default on): every pagoda function of the search's bounds stays
-  at or above its goal value at every step.
+  at or above its goal value at every step (the goal holes narrowed by position
+  class only when ``parity`` is on).
+- ``flow`` (default on): effects and frame axioms again, as one linear equation
+  per hole and step.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import Any
 
 from ..engines import EngineRun
 from ..search import Limits
+from .pagoda import bounds_for
 
 
 def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -86,13 +90,14 @@ def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> E
     if options.get("parity", True):
         _parity(m, board, start, state)
     if options.get("pagodas", True) and goal.pegs == 1:
-        bounds = layout.bounds_for(deal)
+        bounds = bounds_for(board, goal.pegs, goal.hole, start, classes=options.get("parity", True))
         for w, floor in zip(bounds.pagodas, bounds.thresholds, strict=True):
             for t in range(1, steps + 1):
                 m.add(sum(w[h] * state[t][h] for h in holes if w[h]) >= floor)
 
     if options.get("in_order", True):  # branch on the jumps step by step, as a player would
-        m.add_decision_strategy([x for step in jump for x in step], cp_model.CHOOSE_FIRST,
+        order = _jump_order(board) if options.get("order", "edge") == "edge" else range(len(jumps))
+        m.add_decision_strategy([step[j] for step in jump for j in order], cp_model.CHOOSE_FIRST,
                                 cp_model.SELECT_MAX_VALUE)
     solver = cp_model.CpSolver()
     p = solver.parameters
@@ -100,10 +105,18 @@ def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> E
         p.max_time_in_seconds = limits.timeout
     if limits.max_nodes is not None:
         p.max_number_of_conflicts = limits.max_nodes
-    if options.get("workers") is not None:
-        p.num_workers = options["workers"]
+    # One worker diving through the jumps in step order (the decision strategy above) finds
+    # wins far sooner than the default portfolio, whose LP workers crawl on this model; with
+    # more workers, CP-SAT runs its portfolio, that dive among them.  No LP either way.
+    p.linearization_level = 0
+    p.num_workers = options.get("workers") or 1
+    if p.num_workers == 1 and options.get("in_order", True):
+        p.search_branching = cp_model.FIXED_SEARCH
     for name, value in (options.get("parameters") or {}).items():  # raw CP-SAT parameters, for experiments
-        setattr(p, name, value)
+        if isinstance(value, list):
+            getattr(p, name).extend(value)
+        else:
+            setattr(p, name, getattr(cp_model, value) if isinstance(value, str) else value)
     if options.get("random_seed") is not None:
         p.random_seed = options["random_seed"]
         p.interleave_search = True  # deterministic
@@ -126,6 +139,17 @@ def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> E
     else:
         reason = f"CP-SAT status {solver.status_name(status)}"
     return EngineRun("unknown", reason, None, solver.num_branches, stats)
+
+
+def _jump_order(board: Any) -> list[int]:
+    """Jumps from holes far from the board's centre first (the DFS's static order)."""
+    mid_r, mid_c = (board.rows - 1) / 2, (board.cols - 1) / 2
+
+    def far(j: int) -> float:
+        r, c = board.cells[board.jumps[j][0]]
+        return -(abs(r - mid_r) + abs(c - mid_c))
+
+    return sorted(range(len(board.jumps)), key=far)
 
 
 def _break_symmetries(m: Any, layout: Any, start: set[int], jump: list[list[Any]]) -> None:

@@ -1,0 +1,207 @@
+"""Layouts: every built-in layout loads and describes itself; the schema's checks and messages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import deal as deals
+from solver import layout as layouts
+from solver.cli import main
+from solver.describe import describe
+from solver.errors import InputError, LayoutError
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = layouts.builtin_names()
+CARD_NAMES = [n for n in NAMES if hasattr(layouts.load(n), "foundations")]
+
+
+def test_the_builtin_layouts_are_the_files_in_layouts() -> None:
+    files = sorted(p.stem for p in (ROOT / "layouts").glob("*.toml"))
+    assert NAMES == files
+    for game in ("freecell", "black-hole", "golf", "debutante"):
+        assert game in CARD_NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_layout_loads_and_shows_itself(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    lay = layouts.load(name)
+    assert lay.name == name
+    assert lay.title and lay.description and lay.rules_version >= 1
+    assert main(["show", name]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith(f"{lay.title} ({name}, rules version {lay.rules_version})\n")
+    assert len(out.splitlines()) >= 3
+
+
+@pytest.mark.parametrize("name", CARD_NAMES)
+def test_card_layout_description_matches_its_tables(name: str) -> None:
+    lay = layouts.load(name)
+    text = describe(lay)
+    counts = deals.expected_counts(lay)
+    assert sum(counts.values()) == 52 * lay.decks
+    assert all(n > 0 for n in counts.values())
+    assert ("one pack of 52 cards" if lay.decks == 1 else "2 packs of 52 cards") in text
+    assert text.rstrip().endswith("hole." if lay.hole is not None else "foundations.")
+    if lay.tableau.count:
+        assert f"Tableau: {lay.tableau.count} columns." in text
+    if lay.reserve.count:
+        assert f"Reserve: {lay.reserve.count} columns" in text
+    if lay.cells.count:
+        assert f"Cells: {lay.cells.count} free cells" in text
+    assert len(lay.pack()) == 52 * lay.decks
+
+
+@pytest.mark.parametrize("name", ["debutante", "twenty", "colorado"])
+def test_reduced_deck_description(name: str) -> None:
+    lay = layouts.load(name).with_max_rank(6)
+    text = describe(lay)
+    assert "reduced to ranks A..6" in text
+    assert "from the six built down" in text  # the king row starts at the highest rank in play
+    assert sum(deals.expected_counts(lay).values()) == 2 * 24
+
+
+def test_a_layout_file_by_path_is_the_builtin(tmp_path: Path) -> None:
+    p = tmp_path / "my-freecell.toml"
+    p.write_text((ROOT / "layouts" / "freecell.toml").read_text())
+    mine, builtin = layouts.load(str(p)), layouts.load("freecell")
+    assert mine.name == "my-freecell" and mine.path == str(p)
+    assert mine.tableau == builtin.tableau and mine.cells == builtin.cells
+    assert mine.foundations == builtin.foundations and mine.deal == builtin.deal
+
+
+def test_unknown_layout_suggests_near_names() -> None:
+    with pytest.raises(LayoutError, match=r"unknown layout 'fre'; did you mean freecell"):
+        layouts.load("fre")
+    with pytest.raises(LayoutError, match=r"did you mean .*debutante"):
+        layouts.load("debutant")
+    with pytest.raises(LayoutError, match=r"`patience layouts` lists them"):
+        layouts.load("zzzzzzzz")
+
+
+# ---------------------------------------------------------------- the schema's messages
+
+FREECELL = (ROOT / "layouts" / "freecell.toml").read_text()
+
+
+def _edit(old: str, new: str) -> str:
+    assert old in FREECELL
+    return FREECELL.replace(old, new)
+
+
+BAD_LAYOUTS = {
+    # case: (TOML text, regex the message must match)
+    "malformed": ('title = "x"\ndecks = \n', r"bad\.toml: malformed TOML: .*line 2"),
+    "unclosed-table": ("[tableau\ncount = 3\n", r"malformed TOML: .*line 1"),
+    "unknown-key": (_edit('build = "alternate"', 'bild = "alternate"'),
+                    r"bad\.toml: tableau\.bild: unknown key \(did you mean 'build'\?\); allowed: .*build"),
+    "unknown-top-key": ("colour = 1\n" + FREECELL, r"bad\.toml: colour: unknown key; allowed: .*decks"),
+    "bad-enum": (_edit('build = "alternate"', 'build = "diagonal"'),
+                 r"tableau\.build: expected one of 'alternate', 'suit', 'any', 'none', got 'diagonal'"),
+    "bad-nested-enum": (_edit('base = "A"', 'base = "Q"'),
+                        r"foundations\.rows\[0\]\.base: expected one of 'A', 'K', got 'Q'"),
+    "bad-int": (_edit("count = 4", "count = 40"), r"cells\.count: expected an integer 0\.\.16, got 40"),
+    "bool-is-not-int": (_edit("decks = 1", "decks = true"), r"decks: expected an integer 1\.\.2, got True"),
+    "bad-type": ("cells = 4\n" + _edit("[cells]\ncount = 4\n", ""),
+                 r"bad\.toml: cells: expected a table, got 4"),
+    "deal-length": (_edit("deal = [7, 7, 7, 7, 6, 6, 6, 6]", "deal = [7, 7]"),
+                    r"tableau\.deal: expected a list of 8 column sizes"),
+    "too-many-cards": (_edit("deal = [7, 7, 7, 7, 6, 6, 6, 6]", "deal = [7, 7, 7, 7, 7, 7, 7, 7]"),
+                       r"the deal places 56 cards but the pack has 52"),
+    "bad-hole-card": ('[hole]\nstart = "XZ"\n[tableau]\ncount = 1\ndeal = [3]\n',
+                      r"hole\.start: expected a card name such as 'AS', or 'stock', got 'XZ'"),
+    "no-goal": ("[tableau]\ncount = 1\ndeal = [3]\n", r"a layout needs somewhere to win"),
+    "pysol-without-game": (_edit('generator = "ms-freecell"', 'generator = "pysol"'),
+                           r"deal\.pysol_game: expected the PySol game name"),
+    "bad-order": (_edit('order = ["tableau"]', 'order = ["talon"]'),
+                  r"deal\.order: expected a list drawn from"),
+    "deep-nesting": ("a = " + "[" * 5000, r"bad\.toml: malformed TOML"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_LAYOUTS)
+def test_schema_errors_name_the_file_and_key(case: str, tmp_path: Path) -> None:
+    text, pattern = BAD_LAYOUTS[case]
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    with pytest.raises(LayoutError) as e:
+        layouts.load(str(p))
+    message = str(e.value)
+    assert "\n" not in message
+    assert message.startswith(str(p)), message
+    assert re.search(pattern, message), message
+
+
+def test_unreadable_layout_files(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00 title")
+    with pytest.raises(LayoutError, match=r"binary\.toml: expected a UTF-8 text file"):
+        layouts.load(str(binary))
+    with pytest.raises(LayoutError, match=r"missing\.toml: cannot read layout file"):
+        layouts.load(str(tmp_path / "missing.toml"))
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(LayoutError, match=r"folder\.toml: cannot read layout file"):
+        layouts.load(str(folder))
+
+
+def test_max_ranks_must_fit_the_deal() -> None:
+    assert layouts.load("debutante").with_max_rank(5).max_rank == 5  # 40 cards, 20 dealt
+    for name, r in (("freecell", 12), ("black-hole", 5), ("golf", 8), ("debutante", 2), ("twenty", 3)):
+        with pytest.raises(LayoutError, match=rf"--max-ranks {r}: {name} deals \d+ cards"):
+            layouts.load(name).with_max_rank(r)
+    for r in (0, 14):
+        with pytest.raises(LayoutError, match=r"--max-ranks: expected 1\.\.13"):
+            layouts.load("debutante").with_max_rank(r)
+
+
+def test_layout_errors_are_input_errors() -> None:
+    assert issubclass(LayoutError, InputError)
+
+
+# ---------------------------------------------------------------- fuzzing the schema
+
+VALUES = st.sampled_from(['"A"', '"K"', '"up"', '"stock"', '"AS"', '"XZ"', '"pysol"', '"diagonal"', "true",
+                          "0", "1", "-1", "7", "99", "1e3", "[]", "[1, 2]", "[7, 7]", '["tableau"]',
+                          '[{ base = "A" }]', "{}", '"\\n"', "[[1]]", '"a\\nb"'])
+KEYS = st.sampled_from(["count", "deal", "build", "base", "start", "rows", "preset", "capacity", "turn",
+                        "decks", "generator", "order", "wrap", "moves", "bogus", '"new\\nline"'])
+
+
+@st.composite
+def _edited_layout(draw: st.DrawFn) -> str:
+    name = draw(st.sampled_from(CARD_NAMES))
+    lines = (ROOT / "layouts" / f"{name}.toml").read_text().splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(lines) - 1))
+        key, eq, _value = lines[i].partition(" = ")
+        op = draw(st.sampled_from(["value", "key", "drop", "add", "raw"]))
+        if op == "value" and eq:
+            lines[i] = f"{key} = {draw(VALUES)}"
+        elif op == "key" and eq:
+            lines[i] = f"{draw(KEYS)} = {_value}"
+        elif op == "drop":
+            lines.pop(i)
+        elif op == "add":
+            lines.insert(i, f"{draw(KEYS)} = {draw(VALUES)}")
+        else:
+            lines[i] = draw(st.text(max_size=12))
+    return "\n".join(lines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=_edited_layout())
+def test_fuzz_layout_files_load_or_give_one_line(text: str) -> None:
+    try:
+        lay = layouts.parse(text, "fuzz.toml", "fuzz")
+    except LayoutError as e:
+        assert len(str(e).splitlines()) == 1 and str(e).startswith("fuzz.toml: "), str(e)
+        return
+    describe(lay)
+    counts = deals.expected_counts(lay)
+    assert sum(counts.values()) == len(lay.pack()) and all(n > 0 for n in counts.values())
