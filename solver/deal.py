@@ -1,4 +1,4 @@
-"""Deals: seed to deal, deal files (JSON and the fc-solve board format), validation.
+"""Deals: seed to deal, deal files (JSON, the plain listing, the fc-solve board format), validation.
 
 A ``Deal`` maps each stack that holds cards at the start to its cards in
 dealing order: columns bottom to top, the stock in the order the cards are
@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import cards
@@ -327,7 +328,7 @@ def to_text(deal: Deal) -> str:
 _LISTING_LINE = re.compile(r"(stock|waste|hole|(?:reserve|tableau|cell|foundation):\d+)\s*:(.*)")
 
 
-def _content_lines(text: str):
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if line:

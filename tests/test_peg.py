@@ -262,6 +262,8 @@ def _english_solution():
     (lambda s: [{**s[0], "to": "d3"}, *s[1:]], "is not empty"),
     (lambda s: [{**s[0], "to": "a1"}, *s[1:]], "not a hole"),
     (lambda s: [{**s[0], "card": "AS"}, *s[1:]], "expected card 'peg'"),
+    (lambda s: [{**s[0], "from": ["b4"]}, *s[1:]], "not a hole"),
+    (lambda s: ["b4-d4", *s[1:]], "expected an object"),
     (lambda s: [s[0], s[0], *s[2:]], "move 2"),
     (lambda s: [*s[:-1], {"card": "peg", "from": s[-1]["from"], "to": "d1"}], "move 31"),
 ])

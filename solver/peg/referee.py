@@ -40,7 +40,7 @@ def replay(holes: Iterable[str], start: Iterable[str], solution: list[dict[str, 
         what = f"move {n} ({frm}-{to})"
         if move.get("card", "peg") != "peg":
             return f"{what}: expected card 'peg', got {move.get('card')!r}"
-        if frm not in board or to not in board:
+        if not isinstance(frm, str) or not isinstance(to, str) or frm not in board or to not in board:
             return f"{what}: not a hole of the board"
         if frm not in pegs:
             return f"{what}: no peg in {frm}"
