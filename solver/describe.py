@@ -34,7 +34,8 @@ def describe(layout: Layout) -> str:
     if layout.hole is not None:
         h = layout.hole
         start = "the first stock card" if h.start == "stock" else h.start
-        wrap = "kings and aces are next to each other" if h.wrap else "no wrapping (nothing goes on an ace from a king)"
+        wrap = ("kings and aces are next to each other" if h.wrap
+                else "no wrapping (nothing goes on an ace from a king)")
         lines.append(f"Hole: a single pile started with {start}; it takes any card one rank above "
                      f"or below its top card, whatever the suit; {wrap}.")
     r = layout.reserve

@@ -34,7 +34,7 @@ class Limits:
     max_memory: int | None = None  # bytes for the transposition table
 
     def max_entries(self) -> int | None:
-        return None if self.max_memory is None else max(1024, self.max_memory // BYTES_PER_ENTRY)
+        return None if self.max_memory is None else max(64, self.max_memory // BYTES_PER_ENTRY)
 
 
 @dataclass

@@ -130,12 +130,12 @@ def test_counting_bound_proves_a_forty_first_card_loss():
 
 
 def test_memory_bound_evicts_but_keeps_the_verdict():
-    lay = small("debutante", 4, 2)
+    lay = small("debutante", 5, 3)
     evicted = 0
     for seed in range(1, 11):
         deal = deals.from_seed(lay, seed)
         full = dfs(ReservePosition(lay, deal), Limits())
-        tiny = dfs(ReservePosition(lay, deal), Limits(max_memory=1))  # the smallest table: 1024 keys
+        tiny = dfs(ReservePosition(lay, deal), Limits(max_memory=1))  # the smallest table: 64 keys
         assert full.verdict == tiny.verdict
         evicted += tiny.evictions
     assert evicted  # the bound did bite
