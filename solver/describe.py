@@ -67,7 +67,8 @@ def describe(layout: Layout) -> str:
         if t.moves == "sequence":
             text += " A built sequence moves as a unit."
         elif t.moves == "supermove":
-            text += " A built sequence moves as a unit when free cells and empty columns could carry it one card at a time."
+            text += (" A built sequence moves as a unit when free cells and empty columns"
+                     " could carry it one card at a time.")
         if t.to_foundation and f.rows:
             text += " Column tops may go to the foundations."
         if layout.hole is not None:

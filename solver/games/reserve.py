@@ -408,58 +408,68 @@ class ReservePosition:
         seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
         cols, fifo = self.cols, self.fifo
         hh = self.h[:]
-        can: list[set[int]] = [set() for _ in range(nf)]
+        need = self.need[:]
+        can = [bytearray(64) for _ in range(nf)]  # cards foundation f could take by now
         left = [len(col) for col in cols]  # cards still in each column
         by_card: dict[int, list[int]] = {}  # card -> columns showing it
         waiting: dict[int, int] = {}  # turned pack cards still out, by card
+        out = sum(left)  # cards out: in columns or turned and waiting
+        todo: list[int] = []  # foundations that may move on
+
+        def offer(c: int, v: int) -> None:
+            for f in fdests[v]:
+                if not can[f][c]:
+                    can[f][c] = 1
+                    if need[f] == c:
+                        todo.append(f)
 
         def expose(i: int) -> None:
+            nonlocal out
             while left[i]:
                 col = cols[i]
                 v = col[len(col) - left[i]] if fifo else col[left[i] - 1]
                 c = v & 63
-                for f in fdests[v]:
-                    can[f].add(c)
+                offer(c, v)
                 if any(hh[f] > where[f][v] for f in fdests[v]):
                     left[i] -= 1  # a copy of its card was played already: let it go too
+                    out -= 1
                     continue
                 by_card.setdefault(c, []).append(i)
                 return
 
         def settle() -> None:
-            moved = True
-            while moved:
-                moved = False
-                for f in range(nf):
-                    s, k, cf = seq[f], hh[f], can[f]
-                    while k < len(s) and s[k] in cf:
-                        c = s[k]
-                        k += 1
-                        hh[f] = k
-                        moved = True
-                        waiting.pop(c, None)  # generous: every copy out may have gone
-                        for i in by_card.pop(c, ()):
-                            left[i] -= 1
-                            expose(i)
+            nonlocal out
+            while todo:
+                f = todo.pop()
+                s, cf = seq[f], can[f]
+                while need[f] >= 0 and cf[need[f]]:
+                    c = need[f]
+                    hh[f] += 1
+                    need[f] = s[hh[f]] if hh[f] < len(s) else -1
+                    out -= waiting.pop(c, 0)  # generous: every copy out may have gone
+                    for i in by_card.pop(c, ()):
+                        left[i] -= 1
+                        out -= 1
+                        expose(i)
 
         for i in range(len(cols)):
             expose(i)
         for v in self.waste:
-            for f in fdests[v]:
-                can[f].add(v & 63)
+            offer(v & 63, v)
         settle()
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
+        slots = self.slots or 0
         stock = self.stock
         for t in range(len(stock) - 1, -1, -1):
             c = stock[t]
-            for f in fdests[c]:
-                can[f].add(c)
             if any(hh[f] <= where[f][c] for f in fdests[c]):
                 waiting[c] = waiting.get(c, 0) + 1
+                out += 1
+            offer(c, c)
             settle()
-            if check_room and sum(left) + sum(waiting.values()) > self.slots:  # type: ignore[operator]
+            if check_room and out > slots:
                 return True
-        return any(hh[f] < len(seq[f]) for f in range(nf))
+        return any(k >= 0 for k in need)
 
     def _buried(self) -> bool:
         """A card that can leave its column only after a card it must follow.
