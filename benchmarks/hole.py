@@ -6,7 +6,7 @@ PySol Golf deals 1..1000 (PySolFC rules: no wrapping, a queen may go on a
 king).  Our targets: every deal decided; median under 0.1 s (Black Hole) and
 0.3 s (Golf).  Times are per deal and include dealing and the verifier's replay.
 
-Run: ``python -m benchmarks.hole [--seeds 1-1000] [--timeout 300] [--jobs 3 --split golf=2]``.
+Run: ``python -m benchmarks hole [--seeds 1-1000] [--timeout 300] [--jobs 3 --split golf=2]``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ def _one(layout: str, seeds: list[int], timeout: float | None) -> tuple[list[dic
     return rows, time.process_time() - cpu
 
 
-def run(args: Any) -> None:
+def run(args: Any = None) -> None:
+    """``args``: the command-line words after the suite name (``python -m benchmarks hole ...``)
+    or an already parsed namespace."""
+    if args is None or isinstance(args, (list, tuple)):
+        args = _parse(list(args or []))
     seeds = _seeds(getattr(args, "seeds", None) or "1-1000")
     timeout = getattr(args, "timeout", None)
     layouts = getattr(args, "layouts", None) or ["black-hole", "golf"]
@@ -83,8 +87,8 @@ def run(args: Any) -> None:
            notes=notes, details={"deals": per_deal})
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks hole", description=__doc__.splitlines()[0])
     p.add_argument("--seeds", default="1-1000", help="a range such as 1-1000")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per deal")
     p.add_argument("--layouts", nargs="+", default=["black-hole", "golf"])
@@ -93,8 +97,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="cut a layout's seeds into N interleaved parts (for --jobs)")
     args = p.parse_args(argv)
     args.split = {k: int(v) for k, v in (s.split("=") for s in args.split)}
-    run(args)
+    return args
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:])

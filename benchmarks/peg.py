@@ -3,8 +3,8 @@
 Games: the English 33-hole and French 37-hole boards, centre empty, one peg left in the
 centre (``english-33``, ``french-37``) or anywhere (``*-any-end``); then every
 single-vacancy start of both boards (each of the 33 + 37 holes empty in turn), with
-the goal one peg in the vacated hole (the "complement problem", the classical one) and,
-with ``--goals vacated,anywhere``, one peg anywhere.  Every start is solved, not only one
+two goals: one peg in the vacated hole (the "complement problem", the classical one)
+and one peg anywhere (``--goals`` picks).  Every start is solved, not only one
 per symmetry class, so mirror-image starts show how much the times vary.  Each deal runs
 under a time limit per engine; a ``won`` verdict has been replayed by the referee.
 
@@ -58,7 +58,7 @@ def centre_timing(repeats: int = 5) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> None:
     engines = str(getattr(args, "engines", "dfs,cpsat")).split(",")
-    goals = str(getattr(args, "goals", "vacated")).split(",")
+    goals = str(getattr(args, "goals", "vacated,anywhere")).split(",")
     boards = str(getattr(args, "boards", "english-33,french-37")).split(",")
     timeouts = {"dfs": getattr(args, "dfs_timeout", 60.0), "cpsat": getattr(args, "cpsat_timeout", 60.0)}
 
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--engines", default="dfs,cpsat")
-    p.add_argument("--goals", default="vacated", help="vacated and/or anywhere, comma separated")
+    p.add_argument("--goals", default="vacated,anywhere", help="vacated and/or anywhere, comma separated")
     p.add_argument("--boards", default="english-33,french-37")
     p.add_argument("--dfs-timeout", type=float, default=60.0)
     p.add_argument("--cpsat-timeout", type=float, default=60.0)

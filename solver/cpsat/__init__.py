@@ -38,7 +38,6 @@ def build(layout: Any, deal: dict[str, list[int]], features: Any = None) -> Any:
 def run_model(layout: Any, deal: dict[str, list[int]], limits: Limits, **options: Any) -> Any:
     """Build and solve; the time to build the model counts against the timeout."""
     from ..engines import EngineRun
-
     from .common import limit_reason
 
     t0 = time.perf_counter()

@@ -31,6 +31,7 @@ Optional features (on by default unless noted, each measured in
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -49,7 +50,7 @@ def check_supported(layout: Any) -> None:
     t, s = layout.tableau, layout.stock
     problems = []
     if t.build != "none":
-        problems.append(f"tableau.build = {t.build!r} (only 'none': cards move from columns to the hole only)")
+        problems.append(f"tableau.build = {t.build!r} (only 'none': cards go from columns to the hole)")
     if layout.cells.count:
         problems.append("free cells")
     if layout.reserve.count:
@@ -106,13 +107,13 @@ class HoleModel:
         below: dict[int, int] = {}
         colour: dict[int, int] = {}
         for ci, col in enumerate(self.columns):
-            for lo, hi in zip(col, col[1:]):
+            for lo, hi in pairwise(col):
                 above[lo], below[hi] = hi, lo
                 m.add(self.pos[hi] < self.pos[lo])  # the top card leaves first
             for v in col:
                 colour[v] = ci
         stock_index = {v: j for j, v in enumerate(self.stock)}
-        for a, b in zip(self.stock, self.stock[1:]):
+        for a, b in pairwise(self.stock):
             m.add(self.pos[a] < self.pos[b])
         forbidden_before: dict[int, set[int]] = {}  # v -> nodes that can never come right before v
         for col in self.columns:
@@ -156,7 +157,7 @@ class HoleModel:
         first although a and b could trade places (the column order allows it)."""
         m, pos = self.model, self.pos
         by_rank: dict[int, list[int]] = {}
-        for v, ci in colour.items():
+        for v in colour:
             by_rank.setdefault(cards.rank(self.card[v]), []).append(v)
         for group in by_rank.values():
             for i, a in enumerate(group):

@@ -46,6 +46,7 @@ solutions that another solution of the model replaces; each is measured in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -66,7 +67,7 @@ FEATURES = {
     "twin_columns": True,
     # the children of one card as a chain (each child names the sibling before
     # it) instead of one no-overlap constraint per card: same solutions, cheaper
-    "siblings": True,
+    "siblings": False,
     # ("place" layouts) a column card goes to its foundation at the first instant
     # it can: right after the card before it on its foundation, the last card
     # laid on it, or its own turn, whichever is last
@@ -150,7 +151,6 @@ class ReserveModel:
         return self.model.new_int_var(0, self.horizon - 1, name)
 
     def _build(self) -> None:
-        m = self.model
         self.p = [self._int(f"p{i}") for i in range(len(self.items))]
         self._foundations()
         if self.waste:
@@ -209,7 +209,7 @@ class ReserveModel:
             for its in items_of.values():
                 bottoms = [i for i in its if self.items[i].column >= 0
                            and len(self.dealt[self.items[i].column]) == 1]
-                for a, b in zip(bottoms, bottoms[1:]):
+                for a, b in pairwise(bottoms):
                     m.add(self.p[a] <= self.p[b])
 
     def _pred_up_before(self, i: int, instant: Any) -> list[Any]:
@@ -255,7 +255,7 @@ class ReserveModel:
         m = self.model
         s = len(self.stock)
         self.redeal = [self._int(f"redeal{j}") for j in range(1, self.passes)]
-        for a, b in zip(self.redeal, self.redeal[1:]):
+        for a, b in pairwise(self.redeal):
             m.add(a < b)
         # turn[j][k]: card k's turn in pass j (for a card gone before pass j, a free dummy)
         self.turn = [[self._int(f"t{j}_{k}") for k in range(s)] for j in range(self.passes)]
@@ -351,14 +351,14 @@ class ReserveModel:
                     m.add(self.p[above] < self.arrive[i]).only_enforce_if(b)
             m.add_exactly_one([~self.oncol[i]] + lits)
         if lifo and cap == 2:  # a stack of two: a parent lies at the bottom
-            for (par, i), b in self.under.items():
+            for (par, _), b in self.under.items():
                 if self.items[par].turn >= 0:
                     m.add_implication(b, self.root[par])
         elif lifo and cap > 2:
             self._depths()
         # dealt cards leave their columns in order
         for col in self.dealt:
-            for lo, hi in zip(col, col[1:]):
+            for lo, hi in pairwise(col):
                 m.add(self.p[hi] < self.p[lo]) if lifo else m.add(self.p[lo] < self.p[hi])
         self._counts()
         if self.flags["asap"] and not self.waste:
@@ -437,8 +437,8 @@ class ReserveModel:
             # the children of one card stay one after another
             for par, kids in self.children.items():
                 if len(kids) > 1 and not self.flags["siblings"]:
-                    m.add_no_overlap([self._stay(k, self.arrive[k], self.under[par, k], f"c{par}_{k}", "arrive")
-                                      for k in kids])
+                    m.add_no_overlap([self._stay(k, self.arrive[k], self.under[par, k], f"c{par}_{k}",
+                                                 "arrive") for k in kids])
             # a column is in use from its bottom card's arrival until that card leaves
             bottoms = [self._stay(col[0], 0, None, f"bottom{col[0]}", "deal") for col in self.dealt if col]
             bottoms += [self._stay(i, self.arrive[i], self.root[i], f"root{i}", "arrive") for i in self.stock]
@@ -576,7 +576,8 @@ class ReserveModel:
         for _, _, _, kind, i in events:
             if kind == "redeal":
                 if waste:
-                    moves.append({"card": name[waste[0]], "from": "waste", "to": "stock", "count": len(waste)})
+                    moves.append({"card": name[waste[0]], "from": "waste", "to": "stock",
+                                  "count": len(waste)})
                 stock, waste = waste, []
             elif kind == "turn":
                 if not stock or stock[0] != i:

@@ -17,9 +17,10 @@ number of the pile it comes from.  Everything is updated in place by
 Transposition key: suits never matter and columns are interchangeable, so a
 position is the *multiset* of the rank sequences left in the columns, the
 stock height and the hole's rank.  Each distinct rank sequence (a column cut
-to some height) gets a number i and counts as ``1 << (FIELD * i)``; the key is
-the sum over the columns (exact: a field holds up to 2**FIELD - 1 equal
-columns) plus the stock height and the hole rank in the low fields.
+to some height) gets a number i and its own FIELD-bit field of an int; the key
+is the sum over the columns of a 1 in their sequence's field (exact: a field
+counts up to 2**FIELD - 1 equal columns) plus the stock height and the hole
+rank in the low 16 bits.
 
 Sound bounds, forced move and pruning (each proved where it is defined)
 ----------------------------------------------------------------------
@@ -127,8 +128,8 @@ class HolePosition:
         # The mutable state.
         self.height = [len(cs) for cs in piles]
         self.history: list[int] = []
-        self.hole: list[int] = list(start)  # cards on the hole, bottom first
-        self.hole_rank = cards.rank(start[-1])
+        self.hole_ranks = [cards.rank(c) for c in start]  # ranks on the hole, bottom first
+        self.hole_rank = self.hole_ranks[-1]
         self.left = nslots  # cards not yet on the hole
         self.count = [0] * 14  # remaining cards of each rank (columns and stock)
         self.col_count = [0] * 14  # remaining column cards of each rank
@@ -175,20 +176,21 @@ class HolePosition:
     # ------------------------------------------------------------ play
 
     def push(self, move: int) -> None:
-        j = self.height[move] - 1
+        height = self.height
+        j = height[move] - 1
+        height[move] = j
         s = self.base[move] + j
-        self.height[move] = j
         r = self.slot_rank[s]
         if move != self.stock_pile:
             tops = self.tops
             tops[r].discard(move)
             if j:
                 tops[self.slot_rank[s - 1]].add(move)
-            self.col_count[r] -= 1
-            if not j:
+            else:
                 self.bottoms[r] -= 1
+            self.col_count[r] -= 1
         self._key += self.key_step[s] + r - self.hole_rank
-        self.hole.append(self.slot_card[s])
+        self.hole_ranks.append(r)
         self.hole_rank = r
         self.history.append(move)
         self.count[r] -= 1
@@ -196,22 +198,23 @@ class HolePosition:
 
     def pop(self) -> int:
         move = self.history.pop()
-        j = self.height[move]
+        height = self.height
+        j = height[move]
+        height[move] = j + 1
         s = self.base[move] + j
-        self.height[move] = j + 1
-        self.hole.pop()
-        r = self.slot_rank[s]
-        old = cards.rank(self.hole[-1])
+        ranks = self.hole_ranks
+        r = ranks.pop()
+        old = ranks[-1]
         self._key += old - r - self.key_step[s]
         self.hole_rank = old
         if move != self.stock_pile:
             tops = self.tops
             if j:
                 tops[self.slot_rank[s - 1]].discard(move)
+            else:
+                self.bottoms[r] += 1
             tops[r].add(move)
             self.col_count[r] += 1
-            if not j:
-                self.bottoms[r] += 1
         self.count[r] += 1
         self.left += 1
         return move
@@ -286,7 +289,6 @@ class HolePosition:
         if not self.walk_ok:
             return
         edges = n if self.walk_cyclic else n - 1
-        self.walk_edges = edges
         self.walk_all = (1 << edges) - 1
         self.walk_conn = _connected_table(edges, self.walk_cyclic)
         self.walk_t0: list[int] = []  # edges with tau == 0
@@ -336,34 +338,32 @@ class HolePosition:
         h = self.hole_rank - 1
         d = [2 * c[k + 1] for k in range(n)]
         d[h] += 1
-        vals = []
+        am1 = a0 = a1 = 0  # the edges whose value (S_k or P_k) is -1, 0, 1
+        close = None
         if self.walk_cyclic:
             s = d[0]
             sign = -1
             for k in range(n - 1, 0, -1):
                 s += sign * d[k]
                 sign = -sign
-            for k in range(n):
-                if k:
-                    s = 2 * d[k] - s
-                vals.append(s)
-            close = None
+            vals = n
         else:
-            s = 0
-            for k in range(n):
-                s = d[k] - s
-                vals.append(s)
-            close = vals.pop()  # the would-be edge past the top rank
-        am1 = a0 = a1 = 0
-        for k, v in enumerate(vals):
-            if v < -1:
-                return True
-            if v == -1:
-                am1 |= 1 << k
-            elif v == 0:
-                a0 |= 1 << k
-            elif v == 1:
-                a1 |= 1 << k
+            s = d[0]
+            vals = n - 1
+        for k in range(vals):
+            if k:
+                s = (2 * d[k] if self.walk_cyclic else d[k]) - s
+            if s <= 1:
+                if s < -1:
+                    return True
+                if s == -1:
+                    am1 |= 1 << k
+                elif s == 0:
+                    a0 |= 1 << k
+                else:
+                    a1 |= 1 << k
+        if not self.walk_cyclic:
+            close = d[n - 1] - s  # the would-be edge past the top rank
         bottoms = self.bottoms
         t0s, tps, conn, full = self.walk_t0, self.walk_tp, self.walk_conn, self.walk_all
         for t in range(n):
@@ -432,6 +432,6 @@ class HolePosition:
 
     def state(self) -> tuple[Any, ...]:
         """Everything mutable, for tests that check push then pop restores a position."""
-        return (tuple(self.height), tuple(self.hole), self.hole_rank, tuple(self.history), self.left,
+        return (tuple(self.height), tuple(self.hole_ranks), self.hole_rank, tuple(self.history), self.left,
                 tuple(self.count), tuple(self.col_count), tuple(self.bottoms),
                 tuple(frozenset(t) for t in self.tops), self._key)
