@@ -49,9 +49,14 @@ def run_show(args: argparse.Namespace) -> int:
 def run_deal(args: argparse.Namespace) -> int:
     layout, deal = load(args)
     if args.json:
-        print(json.dumps(deals.to_json(deal)))
+        to_json = getattr(layout, "deal_to_json", deals.to_json)  # peg boards write their own
+        print(json.dumps(to_json(deal)))
     elif args.board:
         print(deals.to_board(deal, layout), end="")
+    elif hasattr(layout, "deal_to_text"):  # peg boards draw their own
+        print(layout.deal_to_text(deal), end="")
+    elif hasattr(layout, "deal_to_json"):
+        print(json.dumps(layout.deal_to_json(deal)))
     else:
         print(deals.to_text(deal), end="")
     return 0

@@ -94,6 +94,8 @@ def run_verify(args: argparse.Namespace) -> int:
         raise InputError(f"{path}: cannot read: {e.strerror}") from None
     except json.JSONDecodeError as e:
         raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+    except (RecursionError, UnicodeDecodeError):
+        raise InputError(f"{path}: expected a result JSON file written by `patience solve --json`") from None
     if not isinstance(obj, dict) or "layout" not in obj or "verdict" not in obj:
         raise InputError(f"{path}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
     if obj["verdict"] != "won":

@@ -68,6 +68,12 @@ FEATURES = {
     # the children of one card as a chain (each child names the sibling before
     # it) instead of one no-overlap constraint per card: same solutions, cheaper
     "siblings": False,
+    # the children of one card as a cumulative of capacity one rather than a
+    # no-overlap constraint (same meaning; a cheaper propagator here)
+    "children_cumulative": True,
+    # solver settings: no LP relaxation, no probing in presolve, no precedence
+    # reasoning inside the no-overlap constraints (all slower than they help here)
+    "light_search": True,
     # ("place" layouts) a column card goes to its foundation at the first instant
     # it can: right after the card before it on its foundation, the last card
     # laid on it, or its own turn, whichever is last
@@ -437,8 +443,12 @@ class ReserveModel:
             # the children of one card stay one after another
             for par, kids in self.children.items():
                 if len(kids) > 1 and not self.flags["siblings"]:
-                    m.add_no_overlap([self._stay(k, self.arrive[k], self.under[par, k], f"c{par}_{k}",
-                                                 "arrive") for k in kids])
+                    stays = [self._stay(k, self.arrive[k], self.under[par, k], f"c{par}_{k}", "arrive")
+                             for k in kids]
+                    if self.flags["children_cumulative"]:
+                        m.add_cumulative(stays, [1] * len(stays), 1)
+                    else:
+                        m.add_no_overlap(stays)
             # a column is in use from its bottom card's arrival until that card leaves
             bottoms = [self._stay(col[0], 0, None, f"bottom{col[0]}", "deal") for col in self.dealt if col]
             bottoms += [self._stay(i, self.arrive[i], self.root[i], f"root{i}", "arrive") for i in self.stock]
@@ -512,6 +522,10 @@ class ReserveModel:
 
     def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
         solver = make_solver(limits, options)
+        if self.flags["light_search"]:
+            solver.parameters.linearization_level = 0
+            solver.parameters.cp_model_probing_level = 0
+            solver.parameters.use_precedences_in_disjunctive_constraint = False
         status = solver.solve(self.model)
         stats = stats_of(solver, status, self.model)
         verdict = decided(status)
