@@ -93,7 +93,6 @@ class ReservePosition:
         self.batch_left = 0
         self.history: list[Move] = []
         self._undo: list[Any] = []
-        self._bound_cache: dict[Any, bool] = {}
 
     # ------------------------------------------------------------ helpers
 
@@ -196,9 +195,8 @@ class ReservePosition:
             found_moves.extend((src, FOUND + f) for f in acc)
             # With the dominance, a card some foundation takes now is placed
             # only if another foundation may still take it later.
-            if self.turn == "place" and acc and self.dominance and len(self._open(v)) == len(acc):
-                pass
-            elif self.turn in ("place", "waste"):
+            placeable = not (self.dominance and acc and len(self._open(v)) == len(acc))
+            if placeable and self.turn in ("place", "waste"):
                 other.extend((src, i) for i in self._placements(v))
         if self.turn == "waste":
             if self.stock and len(self.waste) < self.waste_capacity:
