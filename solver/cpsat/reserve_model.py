@@ -70,10 +70,15 @@ FEATURES = {
     "siblings": False,
     # the children of one card as a cumulative of capacity one rather than a
     # no-overlap constraint (same meaning; a cheaper propagator here)
-    "children_cumulative": True,
+    "children_cumulative": False,
     # solver settings: no LP relaxation, no probing in presolve, no precedence
     # reasoning inside the no-overlap constraints (all slower than they help here)
     "light_search": True,
+    # ("place" layouts, columns of limited size) the counting argument, spelled out:
+    # after turn k, the foundation places still empty number at most the column
+    # places plus the cards left in the stock; one literal per (place, turn),
+    # monotone along each foundation and along the stock
+    "counting": True,
     # ("place" layouts) a column card goes to its foundation at the first instant
     # it can: right after the card before it on its foundation, the last card
     # laid on it, or its own turn, whichever is last
@@ -369,6 +374,27 @@ class ReserveModel:
         self._counts()
         if self.flags["asap"] and not self.waste:
             self._asap()
+        if self.flags["counting"] and not self.waste and self.cap:
+            self._counting()
+
+    def _counting(self) -> None:
+        m = self.model
+        s = len(self.stock)
+        slots = [key for key, var in self.slot_time.items() if not isinstance(var, int)]
+        later: dict[tuple[tuple[int, int], int], Any] = {}
+        for k in range(s):
+            for key in slots:
+                b = m.new_bool_var("")
+                m.add(self.slot_time[key] > self.t[k]).only_enforce_if(b)
+                m.add(self.slot_time[key] <= self.t[k]).only_enforce_if(~b)
+                later[key, k] = b
+                if k:
+                    m.add_implication(b, later[key, k - 1])  # later than turn k: later than turn k-1
+                prev = self.prev_slot[key]
+                if prev is not None and (prev, k) in later:
+                    m.add_implication(later[prev, k], b)  # its predecessor is later: so is it
+            room = self.ncols * self.cap + (s - k - 1)
+            m.add(sum(later[key, k] for key in slots) <= room)
 
     def _asap(self) -> None:
         """p[i] is the largest of the instants it must follow (lowering any p[i] to that

@@ -1,0 +1,208 @@
+"""Both engines on the same seeds, in one run: decided share, seconds, and agreement.
+
+    python -m benchmarks cpsat                     # dfs, cpsat and auto on the suite's layouts
+    python -m benchmarks cpsat --quick             # 10 seeds per layout
+    python -m benchmarks cpsat --layouts colorado --seeds 1-200 --engines cpsat --timeout 60
+    python -m benchmarks cpsat --features          # each CP-SAT model feature switched off, measured
+
+For every layout the engines solve seeds ``--seeds`` with ``--timeout`` seconds per
+deal each (CP-SAT with ``--workers`` workers).  The table gives, per engine, the
+share of deals decided, wins and losses, median and p90 seconds, and ``agree``:
+on how many of the deals that both the DFS and CP-SAT decided they gave the same
+verdict (it must be all of them; ``disagree`` lists any that did not).  Every
+``won`` was replayed by the referee on the way (``api.solve``).
+
+Deals where one engine is far faster than the other (by ``GAP_RATIO`` and at
+least ``GAP_SECONDS``, an undecided run counting as the timeout) are written to
+``seeds/engine-gap.toml``, so that the gap stays visible.
+
+Writes results/cpsat.json and .md (``--features``: results/cpsat-features.*;
+``--tag NAME``: results/cpsat-NAME.*).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import record, solve_rows, summarize
+
+SUITE = [("debutante", 40), ("colorado", 40), ("grandfather", 20), ("double-line", 20),
+         ("black-hole", 40), ("golf", 40)]
+ENGINES = ["dfs", "cpsat", "auto"]
+COLUMNS = ["layout", "engine", "deals", "decided_share", "won", "lost", "unknown", "median_s", "p90_s",
+           "max_s", "agree", "both_decided"]
+GAP_RATIO = 10.0
+GAP_SECONDS = 1.0
+GAP_FILE = Path(__file__).resolve().parent.parent / "seeds" / "engine-gap.toml"
+
+# --features: what each switch is measured on (layout, max rank or None, seeds)
+FEATURE_SETS = {
+    "reserve": [("colorado", None, [1, 2, 8, 10, 14]), ("debutante", None, [1, 3, 4, 8]),
+                ("debutante-1", 8, [3, 5, 31, 16])],
+    "hole": [("black-hole", None, [2, 3, 4, 5, 6]), ("golf", None, [2, 3, 6, 7])],
+}
+FEATURE_COLUMNS = ["model", "features", "deals", "decided", "cpu_s", "median_cpu_s", "max_cpu_s"]
+
+
+def _seeds(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def compare(layout: str, seeds: list[int], engines: list[str], timeout: float,
+            workers: int | None) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """Solve ``seeds`` with each engine; one summary row per engine, and every deal's rows."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for engine in engines:
+        print(f"cpsat benchmark: {layout} {engine} seeds {seeds[0]}..{seeds[-1]}", file=sys.stderr, flush=True)
+        options = {} if engine == "dfs" or workers is None else {"workers": workers}
+        rows[engine] = solve_rows(layout, seeds, engine=engine, timeout=timeout, **options)
+    agree = both = 0
+    disagree = []
+    if "dfs" in rows and "cpsat" in rows:
+        for d, c in zip(rows["dfs"], rows["cpsat"], strict=True):
+            if d["verdict"] != "unknown" and c["verdict"] != "unknown":
+                both += 1
+                if d["verdict"] == c["verdict"]:
+                    agree += 1
+                else:
+                    disagree.append(d["seed"])
+    summary = []
+    for engine, rs in rows.items():
+        s = summarize(rs)
+        s.update(layout=layout, engine=engine, agree=agree if "cpsat" in rows and "dfs" in rows else "",
+                 both_decided=both if "cpsat" in rows and "dfs" in rows else "", disagree=disagree)
+        summary.append(s)
+    return summary, rows
+
+
+def gaps(layout: str, rows: dict[str, list[dict[str, Any]]], timeout: float) -> list[dict[str, Any]]:
+    """Deals on which one of the DFS and CP-SAT is far faster than the other."""
+    if "dfs" not in rows or "cpsat" not in rows:
+        return []
+    out = []
+    for d, c in zip(rows["dfs"], rows["cpsat"], strict=True):
+        decided = [r for r in (d, c) if r["verdict"] != "unknown"]
+        if not decided:
+            continue
+        secs = {r["engine"]: (r["seconds"] if r["verdict"] != "unknown" else timeout) for r in (d, c)}
+        fast, slow = sorted(secs, key=secs.get)
+        if secs[slow] - secs[fast] >= GAP_SECONDS and secs[slow] >= GAP_RATIO * max(secs[fast], 1e-3):
+            out.append({"layout": layout, "seed": d["seed"], "verdict": decided[0]["verdict"],
+                        "faster": fast, "ratio": round(secs[slow] / max(secs[fast], 1e-3), 1),
+                        "dfs_seconds": round(secs["dfs"], 3), "cpsat_seconds": round(secs["cpsat"], 3),
+                        "undecided_by": ",".join(r["engine"] for r in (d, c) if r["verdict"] == "unknown"),
+                        "timeout": timeout})
+    return out
+
+
+def write_gaps(new: list[dict[str, Any]], layouts: list[str]) -> None:
+    """Merge into seeds/engine-gap.toml: entries of the layouts just measured are replaced."""
+    import tomllib
+
+    old = []
+    if GAP_FILE.exists():
+        old = [e for e in tomllib.loads(GAP_FILE.read_text()).get("deal", []) if e["layout"] not in layouts]
+    entries = sorted(old + new, key=lambda e: (e["layout"], e["seed"]))
+    lines = [
+        "# Deals on which one engine is far faster than the other: the DFS or CP-SAT decides the deal",
+        f"# at least {GAP_RATIO:g} times (and {GAP_SECONDS:g} s) faster; an engine that did not decide within",
+        "# `timeout` counts as taking the whole timeout (`undecided_by` names it).  Written by",
+        "# `python -m benchmarks cpsat` (seconds are wall seconds on the machine noted in",
+        "# benchmarks/results/cpsat.md).  Verdicts were replayed by the referee (won) or proved (lost).",
+        "",
+    ]
+    for e in entries:
+        lines.append("[[deal]]")
+        for key in ("layout", "seed", "verdict", "faster", "ratio", "dfs_seconds", "cpsat_seconds",
+                    "undecided_by", "timeout"):
+            v = e.get(key, "")
+            lines.append(f"{key} = {v!r}".replace("'", '"') if isinstance(v, str) else f"{key} = {v}")
+        lines.append("")
+    GAP_FILE.parent.mkdir(exist_ok=True)
+    GAP_FILE.write_text("\n".join(lines))
+
+
+def feature_study(timeout: float, workers: int) -> None:
+    """Each redundant constraint or symmetry breaking switched off in turn, on the same deals."""
+    from solver import api
+    from solver import deal as deals
+    from solver.cpsat import build
+    from solver.cpsat.hole_model import FEATURES as HOLE
+    from solver.cpsat.reserve_model import FEATURES as RESERVE
+    from solver.search import Limits
+
+    rows, details = [], []
+    for model, defaults in (("reserve", RESERVE), ("hole", HOLE)):
+        variants = ["(defaults)"] + [("-" if on else "+") + name for name, on in defaults.items()]
+        for variant in variants:
+            features = None if variant == "(defaults)" else variant
+            cpus, decided = [], 0
+            for layout, rank, seeds in FEATURE_SETS[model]:
+                lay = api.load_layout(layout, rank)
+                for seed in seeds:
+                    c0 = time.process_time()
+                    built = build(lay, deals.from_seed(lay, seed), features)
+                    verdict, *_ = built.solve(Limits(timeout=timeout), {"workers": workers})
+                    cpu = time.process_time() - c0
+                    cpus.append(cpu)
+                    decided += verdict != "unknown"
+                    details.append({"model": model, "features": variant, "layout": layout, "max_rank": rank,
+                                    "seed": seed, "verdict": verdict, "cpu_s": round(cpu, 3)})
+                    print(f"features {variant}: {layout} {seed} {verdict} {cpu:.2f}s", file=sys.stderr,
+                          flush=True)
+            cpus.sort()
+            rows.append({"model": model, "features": variant, "deals": len(cpus), "decided": decided,
+                         "cpu_s": round(sum(cpus), 2), "median_cpu_s": round(cpus[len(cpus) // 2], 3),
+                         "max_cpu_s": round(cpus[-1], 3)})
+    sets = "; ".join(f"{model}: " + ", ".join(f"{lay}{'' if r is None else f' A-{r}'} {s}"
+                                               for lay, r, s in sets_)
+                     for model, sets_ in FEATURE_SETS.items())
+    notes = (f"CP-SAT model features, each switched from its default (`-name` off, `+name` on), "
+             f"{workers} worker(s), {timeout:g} s per deal, CPU seconds (the machine is shared). "
+             f"Deals: {sets}. Verdicts never change with a feature (tests/test_cpsat.py); only the time.")
+    print(record("cpsat-features", rows, FEATURE_COLUMNS, notes, {"deals": details}))
+
+
+def run(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks cpsat")
+    ap.add_argument("--layouts", help="comma-separated (default: the suite's six)")
+    ap.add_argument("--seeds", help="a range a-b (default: 1-40, 1-20 for the waste layouts)")
+    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated (default: dfs,cpsat,auto)")
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per deal and engine (default 30)")
+    ap.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
+    ap.add_argument("--quick", action="store_true", help="10 seeds per layout")
+    ap.add_argument("--features", action="store_true", help="measure the CP-SAT model features instead")
+    ap.add_argument("--tag", help="record as results/cpsat-TAG.* (for side runs)")
+    ap.add_argument("--no-gaps", action="store_true", help="do not update seeds/engine-gap.toml")
+    args = ap.parse_args(argv)
+    if args.features:
+        feature_study(args.timeout, args.workers)
+        return
+    plan = SUITE if not args.layouts else [(name, 40) for name in args.layouts.split(",")]
+    engines = args.engines.split(",")
+    summary, all_rows, all_gaps = [], [], []
+    for name, n in plan:
+        seeds = _seeds(args.seeds or f"1-{10 if args.quick else n}")
+        rows, per_deal = compare(name, seeds, engines, args.timeout, args.workers)
+        summary += rows
+        all_rows += [r for rs in per_deal.values() for r in rs]
+        all_gaps += gaps(name, per_deal, args.timeout)
+    if not args.no_gaps:
+        write_gaps(all_gaps, [name for name, _ in plan])
+    notes = (f"Engines {', '.join(engines)}; {args.timeout:g} s per deal and engine; CP-SAT with "
+             f"{args.workers} worker(s); auto is the portfolio of solver/cpsat/portfolio.py under the same "
+             f"timeout. agree: deals on which dfs and cpsat gave the same verdict, out of both_decided "
+             f"(deals both decided). Wall seconds, one deal at a time. "
+             f"Disagreements: {sum(len(s['disagree']) for s in summary if s['engine'] == 'cpsat')}. "
+             f"Engine gaps (>= {GAP_RATIO:g}x): {len(all_gaps)}, listed in seeds/engine-gap.toml.")
+    suite = "cpsat" + (f"-{args.tag}" if args.tag else "")
+    print(record(suite, summary, COLUMNS, notes, {"rows": all_rows, "gaps": all_gaps}))
+
+
+if __name__ == "__main__":
+    run(sys.argv[1:])
