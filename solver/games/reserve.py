@@ -139,24 +139,17 @@ class ReservePosition:
         return None
 
     def _decision(self) -> list[Move] | None:
-        """The options of the first column card that a foundation takes now.
+        """The options of the first available card that a foundation takes now.
 
         The card goes to such a foundation now, or (``COMMIT``) is marked
         never to go to any of them.  See the module docstring for why.
         """
         if self.batch_left:
             return None
-        for i, col in enumerate(self.cols):
-            if col:
-                v = col[0] if self.fifo else col[-1]
-                acc = self._accepting(v)
-                if acc:
-                    moves = [(i, FOUND + f) for f in acc]
-                    if len(self._open(v)) > len(acc):
-                        moves.append((i, COMMIT))
-                    return moves
-        src, v = self._offered()
-        if v is not None and self.turn == "waste":
+        available = [(i, col[0] if self.fifo else col[-1]) for i, col in enumerate(self.cols) if col]
+        if self.turn == "waste" and self.waste:
+            available.append((WASTE, self.waste[-1]))
+        for src, v in available:
             acc = self._accepting(v)
             if acc:
                 moves = [(src, FOUND + f) for f in acc]
