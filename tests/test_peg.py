@@ -401,3 +401,15 @@ def brute_force_from(pegs: list[str]) -> bool:
         return False
 
     return win(frozenset(pegs))
+
+
+def test_deal_command_draws_the_start_and_writes_json():
+    import json
+    import subprocess
+    import sys
+
+    pic = subprocess.run([sys.executable, "-m", "solver", "deal", "english-33"], capture_output=True, text=True)
+    assert pic.returncode == 0 and pic.stdout.count("o") == 32 and "." in pic.stdout
+    js = subprocess.run([sys.executable, "-m", "solver", "deal", "english-33", "--json"],
+                        capture_output=True, text=True)
+    assert js.returncode == 0 and json.loads(js.stdout)["empty"] == ["d4"]

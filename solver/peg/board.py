@@ -164,6 +164,11 @@ class PegLayout:
         pegs = set(deal)
         return {"pegs": list(deal), "empty": [n for n in self.board.names if n not in pegs]}
 
+    def deal_to_text(self, deal: Deal) -> str:
+        """The start as a picture of the board (``patience deal``)."""
+        text = self.board.picture(self.peg_indices(deal))
+        return text if text.endswith("\n") else text + "\n"
+
     def deal_from_json(self, obj: Any, where: str = "deal") -> Deal:
         if not isinstance(obj, dict) or not obj or set(obj) - {"pegs", "empty"}:
             raise DealError(f"{where}: expected an object with 'pegs' and/or 'empty': lists of hole names")
