@@ -79,6 +79,9 @@ FEATURES = {
     # places plus the cards left in the stock; one literal per (place, turn),
     # monotone along each foundation and along the stock
     "counting": True,
+    # ("place" layouts, stacks) a greedy game, played before solving, given to
+    # CP-SAT as a hint (as far as it gets): only the search changes
+    "hint": True,
     # ("place" layouts) a column card goes to its foundation at the first instant
     # it can: right after the card before it on its foundation, the last card
     # laid on it, or its own turn, whichever is last
@@ -376,6 +379,117 @@ class ReserveModel:
             self._asap()
         if self.flags["counting"] and not self.waste and self.cap:
             self._counting()
+        if self.flags["hint"] and not self.waste and self.lifo:
+            self._hint(self._greedy())
+
+    def _greedy(self) -> list[tuple[str, int, Any]]:
+        """A quick game by rule of thumb: play every column top some foundation takes; lay a
+        turned card straight on its foundation, else on the column whose top it will leave
+        before with the least time to spare, else on an empty column, else on the top needed
+        last.  Returns events ("play", item, slot), ("direct", item, slot), ("lay", item,
+        parent or None) up to the end or to the first card with nowhere to go."""
+        top_rank = self.layout.max_rank
+        height = {}  # foundation -> rank of its top card (0: empty)
+        for f in range(4 * len(self.layout.foundations.rows)):
+            height[f] = self.layout.max_rank + 1 if f in self.preset and self.layout.foundations.rows[
+                f // 4].direction < 0 else (1 if f in self.preset else 0)
+        rows = self.layout.foundations.rows
+
+        def wants(f: int) -> int:  # the rank foundation f takes next, or 0
+            d = rows[f // 4].direction
+            nxt = (height[f] + 1 if height[f] else 1) if d > 0 else (height[f] - 1 if height[f] else top_rank)
+            return nxt if 1 <= nxt <= top_rank else 0
+
+        def taker(i: int) -> tuple[int, int] | None:
+            c = self.items[i].card
+            for f in range(suit := cards.suit(c), len(height), 4):
+                if wants(f) == cards.rank(c) and (f, cards.rank(c)) in self._slots_free:
+                    return (f, cards.rank(c))
+            del suit
+            return None
+
+        def need(i: int) -> int:  # how many cards its nearer foundation still waits for
+            c = self.items[i].card
+            best = 99
+            for f in range(cards.suit(c), len(height), 4):
+                w = wants(f)
+                if w:
+                    gap = (cards.rank(c) - w) * rows[f // 4].direction
+                    if gap >= 0:
+                        best = min(best, gap)
+            return best
+
+        self._slots_free = {key for key, var in self.slot_time.items() if not isinstance(var, int)}
+        cols = [list(c) for c in self.dealt]
+        events: list[tuple[str, int, Any]] = []
+
+        def settle() -> None:
+            moved = True
+            while moved:
+                moved = False
+                for col in cols:
+                    if col and (slot := taker(col[-1])) is not None:
+                        i = col.pop()
+                        self._slots_free.discard(slot)
+                        height[slot[0]] = slot[1]
+                        events.append(("play", i, slot))
+                        moved = True
+
+        settle()
+        for i in self.stock:
+            slot = taker(i)
+            if slot is not None:
+                self._slots_free.discard(slot)
+                height[slot[0]] = slot[1]
+                events.append(("direct", i, slot))
+                settle()
+                continue
+            mine = need(i)
+            best, where = None, None
+            for j, col in enumerate(cols):
+                if self.cap and len(col) >= self.cap:
+                    continue
+                if col and self.cap == 2 and len(col) > 1:
+                    continue
+                score = (1, 0) if not col else ((0, need(col[-1]) - mine) if need(col[-1]) > mine
+                                                else (2, -need(col[-1])))
+                if best is None or score < best:
+                    best, where = score, j
+            if where is None:
+                break
+            events.append(("lay", i, cols[where][-1] if cols[where] else None))
+            cols[where].append(i)
+            settle()
+        return events
+
+    def _hint(self, events: list[tuple[str, int, Any]]) -> None:
+        """Hint the greedy game's values, each play an instant of its own."""
+        m = self.model
+        x, pending = 0, []
+        for kind, i, what in events:
+            if kind == "lay":
+                pending.append(i)
+                continue
+            for j in pending + ([i] if kind == "direct" else []):
+                m.add_hint(self.t[self.items[j].turn], x)
+            pending = []
+            m.add_hint(self.p[i], x)
+            if len(self.slot_time) and not isinstance(self.slot_time[what], int):
+                m.add_hint(self.slot_time[what], x)
+            choices = [(key, lit) for (j, key), lit in self.assign.items() if j == i]
+            if len(choices) > 1:  # (a single choice is a constant)
+                for key, lit in choices:
+                    m.add_hint(lit, key == what)
+            x += 1
+        for kind, i, what in events:
+            k = self.items[i].turn
+            if kind == "play":
+                continue
+            m.add_hint(self.direct[k], kind == "direct")
+            if kind == "lay":
+                m.add_hint(self.root[i], what is None)
+                for par in self.parents[i]:
+                    m.add_hint(self.under[par, i], par == what)
 
     def _counting(self) -> None:
         m = self.model
