@@ -303,7 +303,7 @@ def test_a_fixed_random_seed_repeats_the_run():
 
 @pytest.mark.parametrize("model,feature", [("reserve", f) for f in
                                            ("cumulative", "direct", "twin_columns", "siblings",
-                                            "children_cumulative", "asap", "counting", "light_search")]
+                                            "children_cumulative", "asap", "counting", "hint", "light_search")]
                          + [("hole", f) for f in ("symmetry", "alldiff", "sequence", "light_presolve")])
 def test_model_features_keep_the_verdict(model, feature):
     """Redundant constraints, dominance and symmetry rules change the time, never the verdict."""

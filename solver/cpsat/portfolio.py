@@ -14,8 +14,12 @@ replayed by the referee, not only the one reported.
    would have to search out, and finds wins in deals whose search space is large;
 3. the DFS again, for the rest of the time.
 
-A layout that CP-SAT does not model skips step 2.  The shares were chosen by
-measurement (``benchmarks/cpsat.py``, recorded in ``benchmarks/results/cpsat.md``).
+A layout that CP-SAT does not model skips step 2.  The shares are set by hand
+from what each engine is good at (the DFS decides most deals of the hole family
+and many card deals within a second or two; CP-SAT wins deals whose search tree
+is wide and proves losses the DFS must search out); ``benchmarks/cpsat.py``
+measures the portfolio against each engine alone under the same per-deal time
+(``benchmarks/results/cpsat.md``).
 """
 
 from __future__ import annotations

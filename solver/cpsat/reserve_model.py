@@ -3,8 +3,9 @@
 Time
 ----
 Time is counted in *instants* 0..H-1.  At one instant, in this order: a redeal
-(if one is due), stock turns (in stock order), at most one card leaving the
-waste, then foundation plays.  Every dependency between two events is a strict
+(if one is due), stock turns (in stock order, each turned card that goes straight
+to a foundation going there at once), at most one card leaving the waste, then
+the other foundation plays.  Every dependency between two events is a strict
 inequality between instants, so plays that share an instant are independent
 and may be made in any order.  Any real game fits (give every play, every move
 out of the waste and every redeal an instant of its own, and each turn the
@@ -20,7 +21,7 @@ Variables (an *item* is one physical card: two packs give two items per card)
   preset base card fills its slot before instant 0.
 - ``t[k]``: the instant stock card ``k`` is turned (non-decreasing in ``k``).
 - ``place`` layouts: each turned card goes straight to a foundation (``direct[k]``,
-  then ``p = t`` and the next turn comes later) or onto a column.
+  then ``p = t``, played right after its turn) or onto a column.
 - ``waste`` layouts: ``leave[k]``, the instant the card leaves the waste, to a
   foundation (``p = leave``) or to a column (``oncol[k]``, then ``p > leave``); the
   waste is a stack (for turned cards ``i < k``: if ``i`` is still on the waste
@@ -67,9 +68,10 @@ FEATURES = {
     "twin_columns": True,
     # the children of one card as a chain (each child names the sibling before
     # it) instead of one no-overlap constraint per card: same solutions, cheaper
+    # per branch but a much longer search (measured: off)
     "siblings": False,
     # the children of one card as a cumulative of capacity one rather than a
-    # no-overlap constraint (same meaning; a cheaper propagator here)
+    # no-overlap constraint: same solutions, another propagator (measured: off)
     "children_cumulative": False,
     # solver settings: no LP relaxation, no probing in presolve, no precedence
     # reasoning inside the no-overlap constraints (all slower than they help here)
@@ -83,8 +85,9 @@ FEATURES = {
     # CP-SAT as a hint (as far as it gets): only the search changes
     "hint": True,
     # ("place" layouts) a column card goes to its foundation at the first instant
-    # it can: right after the card before it on its foundation, the last card
-    # laid on it, or its own turn, whichever is last
+    # it can: right after the card before it on its foundation, the cards it waits
+    # for on its column, or its own turn, whichever is last (it prunes, but finding
+    # wins got slower: off)
     "asap": False,
 }
 
@@ -389,23 +392,24 @@ class ReserveModel:
         last.  Returns events ("play", item, slot), ("direct", item, slot), ("lay", item,
         parent or None) up to the end or to the first card with nowhere to go."""
         top_rank = self.layout.max_rank
-        height = {}  # foundation -> rank of its top card (0: empty)
-        for f in range(4 * len(self.layout.foundations.rows)):
-            height[f] = self.layout.max_rank + 1 if f in self.preset and self.layout.foundations.rows[
-                f // 4].direction < 0 else (1 if f in self.preset else 0)
         rows = self.layout.foundations.rows
+        height = {}  # foundation -> rank of its top card (0: empty)
+        for f in range(4 * len(rows)):
+            base = 1 if rows[f // 4].direction > 0 else top_rank
+            height[f] = base if f in self.preset else 0
 
         def wants(f: int) -> int:  # the rank foundation f takes next, or 0
             d = rows[f // 4].direction
             nxt = (height[f] + 1 if height[f] else 1) if d > 0 else (height[f] - 1 if height[f] else top_rank)
             return nxt if 1 <= nxt <= top_rank else 0
 
+        free = {key for key, var in self.slot_time.items() if not isinstance(var, int)}
+
         def taker(i: int) -> tuple[int, int] | None:
             c = self.items[i].card
-            for f in range(suit := cards.suit(c), len(height), 4):
-                if wants(f) == cards.rank(c) and (f, cards.rank(c)) in self._slots_free:
+            for f in range(cards.suit(c), len(height), 4):
+                if wants(f) == cards.rank(c) and (f, cards.rank(c)) in free:
                     return (f, cards.rank(c))
-            del suit
             return None
 
         def need(i: int) -> int:  # how many cards its nearer foundation still waits for
@@ -419,7 +423,6 @@ class ReserveModel:
                         best = min(best, gap)
             return best
 
-        self._slots_free = {key for key, var in self.slot_time.items() if not isinstance(var, int)}
         cols = [list(c) for c in self.dealt]
         events: list[tuple[str, int, Any]] = []
 
@@ -430,7 +433,7 @@ class ReserveModel:
                 for col in cols:
                     if col and (slot := taker(col[-1])) is not None:
                         i = col.pop()
-                        self._slots_free.discard(slot)
+                        free.discard(slot)
                         height[slot[0]] = slot[1]
                         events.append(("play", i, slot))
                         moved = True
@@ -439,7 +442,7 @@ class ReserveModel:
         for i in self.stock:
             slot = taker(i)
             if slot is not None:
-                self._slots_free.discard(slot)
+                free.discard(slot)
                 height[slot[0]] = slot[1]
                 events.append(("direct", i, slot))
                 settle()
@@ -525,20 +528,27 @@ class ReserveModel:
                 m.add_implication(r, lit)
                 m.add(self.p[i] == before + 1).only_enforce_if(r)
                 reasons.append(r)
-            for k in self.children.get(i, []):
+            # on its column it waits for the cards laid on it (a stack) or for the card
+            # ahead of it (a queue)
+            waits = ([(k, self.under[i, k]) for k in self.children.get(i, [])] if self.lifo
+                     else [(par, self.under[par, i]) for par in self.parents.get(i, [])])
+            for k, lit in waits:
                 r = m.new_bool_var("")
-                m.add_implication(r, self.under[i, k])
+                m.add_implication(r, lit)
                 m.add(self.p[i] == self.p[k] + 1).only_enforce_if(r)
                 reasons.append(r)
             if it.turn >= 0:
                 r = m.new_bool_var("")
                 m.add(self.p[i] == self.t[it.turn]).only_enforce_if(r)
                 reasons.append(r)
-            elif it.height + 1 < len(self.dealt[it.column]):
-                above = self.dealt[it.column][it.height + 1]
-                r = m.new_bool_var("")
-                m.add(self.p[i] == self.p[above] + 1).only_enforce_if(r)
-                reasons.append(r)
+            else:
+                col, h = self.dealt[it.column], it.height
+                waited = col[h + 1] if self.lifo and h + 1 < len(col) else (
+                    col[h - 1] if not self.lifo and h else None)
+                if waited is not None:
+                    r = m.new_bool_var("")
+                    m.add(self.p[i] == self.p[waited] + 1).only_enforce_if(r)
+                    reasons.append(r)
             m.add_bool_or(reasons)
 
     def _depths(self) -> None:
