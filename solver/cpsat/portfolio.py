@@ -3,7 +3,8 @@
 ``both`` runs the DFS, then CP-SAT, each with the full limits, and raises
 ``Disagreement`` (exit code 4 on the command line, both results printed) when
 one says ``won`` and the other ``lost``.  Every ``won`` of either engine is
-replayed by the referee, not only the one reported.
+replayed by the referee, not only the one reported.  A layout CP-SAT does not
+model is refused (``UnsupportedError``): there is nothing to compare.
 
 ``auto`` is a portfolio for deciding as many deals as possible in a given time
 ``T`` (``--timeout``; 120 s when none is given):
@@ -50,9 +51,9 @@ class Disagreement(EngineDisagreement):
         """Each engine's result, in the result contract."""
         from .. import deal as deals
 
+        shown = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal)
         return [Result(layout=layout.name, seed=seed, engine=name, verdict=run.verdict, reason=run.reason,
-                       stats={"nodes": run.nodes, **run.stats}, deal=deals.to_json(deal),
-                       solution=run.solution)
+                       stats={"nodes": run.nodes, **run.stats}, deal=shown, solution=run.solution)
                 for name, run in self.runs.items()]
 
 
