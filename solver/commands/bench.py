@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from typing import Any
 
 from ..errors import InputError
@@ -73,14 +72,23 @@ def config_from(args: argparse.Namespace) -> Any:
         jobs=args.jobs, peers=args.peers, perft=args.perft, perft_playouts=args.perft_playouts,
         scaling=args.scaling, scaling_layouts=_list(args.scaling_layouts, "--scaling-layouts"),
         scaling_ranks=_ranks(args.scaling_ranks), scaling_seeds=parse_seeds(args.scaling_seeds),
-        command=_command_line())
+        command=_command_line(args))
 
 
-def _command_line() -> str:
-    """The command as typed, when this process was started as ``patience bench ...``."""
-    if len(sys.argv) > 1 and sys.argv[1] == "bench":
-        return "patience bench " + shlex.join(sys.argv[2:])
-    return ""
+def _command_line(args: argparse.Namespace) -> str:
+    """The command in full (defaults written out), to repeat the run."""
+    words = ["patience", "bench", *(args.layouts or DEFAULT_LAYOUTS), "--seeds", args.seeds, "--engines", args.engines,
+             "--timeout", f"{args.timeout:g}", "--jobs", str(args.jobs)]
+    if args.max_ranks is not None:
+        words += ["--max-ranks", str(args.max_ranks)]
+    if args.peers:
+        words.append("--peers")
+    if args.perft:
+        words += ["--perft", "--perft-playouts", str(args.perft_playouts)]
+    if args.scaling:
+        words += ["--scaling", "--scaling-layouts", args.scaling_layouts, "--scaling-ranks", args.scaling_ranks,
+                  "--scaling-seeds", args.scaling_seeds]
+    return shlex.join(words + ["--out", args.out])
 
 
 def run_bench(args: argparse.Namespace) -> int:
