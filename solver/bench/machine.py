@@ -53,12 +53,23 @@ def git_commit() -> str | None:
         return None
 
 
+def git_dirty() -> bool | None:
+    """True when the source tree has changes not committed (the numbers are then of more than the commit)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "."],
+                             capture_output=True, text=True, check=True, timeout=10,
+                             cwd=Path(__file__).resolve().parents[1]).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(out.strip())
+
+
 def machine() -> dict[str, Any]:
     """The machine and software the numbers were measured on."""
     return {
         "cpu": cpu_name(), "cores": os.cpu_count(), "platform": platform.platform(),
         "load_at_start": load_average(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "commit": git_commit(), "versions": versions(),
+        "commit": git_commit(), "uncommitted_changes": git_dirty(), "versions": versions(),
     }
 
 

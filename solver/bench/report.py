@@ -10,7 +10,7 @@ from ..errors import InputError
 
 RESULT_COLUMNS = ["layout", "engine", "deals", "won", "lost", "unknown", "decided_share", "won_share",
                   "median_s", "p90_s", "max_s", "median_nodes", "p90_nodes", "max_nodes", "nodes_per_s",
-                  "cpu_s", "peak_mb"]
+                  "cpu_s", "peak_mb", "load"]
 PEER_COLUMNS = ["layout", "peer", "version", "deals", "won", "lost", "unknown", "errors", "median_s", "p90_s",
                 "max_s", "median_iterations", "max_iterations", "peak_mb"]
 RATIO_COLUMNS = ["layout", "engine", "median_s", "peer_median_s", "time_ratio", "won", "peer_won", "disagree"]
@@ -69,7 +69,7 @@ def markdown(report: dict[str, Any]) -> str:
            "largest resident size of a worker process (Python and the libraries included). A deal cut short "
            "by the timeout counts with the seconds it ran, so times of a group with unknowns are lower "
            "bounds. CP-SAT's nodes are its search branches, not positions: compare its nodes with "
-           "CP-SAT's only.", "",
+           "CP-SAT's only. load: the 1-minute load average as the group started and ended.", "",
            markdown_table(results, RESULT_COLUMNS) if results else "No engine ran.\n"]
     if cfg.get("peers"):
         md += ["## Peers", ""]
