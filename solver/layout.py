@@ -33,6 +33,7 @@ class FoundationRow:
 class Foundations:
     rows: tuple[FoundationRow, ...] = ()
     preset: bool = False  # the base card of each foundation is placed before the deal
+    removable: bool = False  # a foundation's top card may go back to a tableau column (Klondike)
 
     @property
     def count(self) -> int:
@@ -220,8 +221,9 @@ def _foundations(t: _Table) -> Foundations:
         rt.done()
         rows.append(FoundationRow(_rank(base), 1 if build == "up" else -1))
     preset = t.bool("preset", False)
+    removable = t.bool("removable", False)
     t.done()
-    return Foundations(tuple(rows), preset)
+    return Foundations(tuple(rows), preset, removable)
 
 
 def _hole(t: _Table) -> Hole:

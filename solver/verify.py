@@ -18,6 +18,8 @@ def verify_solution(layout: Any, deal: Any, solution: list[dict[str, Any]]) -> s
         from .referee.hole import replay
     elif layout.reserve.count:
         from .referee.reserve import replay
+    elif layout.tableau.count:
+        from .referee.tableau import replay
     else:
         return f"no referee for layout {layout.name!r}"
     return replay(layout, deal, solution)

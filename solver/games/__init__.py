@@ -24,4 +24,8 @@ def start_position(layout: Any, deal: Any) -> Position:
         from .reserve import ReservePosition
 
         return ReservePosition(layout, deal)
+    if layout.tableau.count:
+        from .tableau import TableauPosition
+
+        return TableauPosition(layout, deal)
     raise UnsupportedError(f"layout {layout.name!r}: no engine implements its moves yet")

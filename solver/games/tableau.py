@@ -1,0 +1,641 @@
+"""The tableau family (FreeCell, Baker's Game, Eight Off, Seahaven Towers, Forty Thieves, Klondike, ...).
+
+Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build``
+(alternate colours, same suit, any suit, none) in ``tableau.direction``; an empty column
+takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
+(``"sequence"``) or as sequences as long as the free cells and spaces could carry
+(``"supermove"``); ``cells.count`` free cells hold one card each; foundations are built up
+in suit from the ace (one per suit and row, two rows with two packs); with
+``foundations.removable`` a foundation's top card may come back to a column;
+``tableau.face_down`` cards cannot move and turn face up when they come to the top;
+``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
+top card is playable, with ``stock.redeals`` turns of the waste back into the stock.
+
+Representation
+--------------
+Columns are mutable lists of card ints (bottom first) with a count of face-down cards at
+their bottom; cells a list with -1 for empty; foundations their heights.  Stock and waste
+are one list ``ring`` in turn order with a pointer ``wp``: ``ring[:wp]`` is the waste (its
+top ``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]`` turns next).  Turning advances
+the pointer by the deal count, a redeal sets it to 0, playing the waste top removes
+``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.
+
+Moves: ``(src, dst, n)`` moves n cards from stack ``src`` to ``dst`` (stack numbers: columns
+0..C-1, cells C.., the waste W, foundations F..).  ``TURN`` and ``REDEAL`` are the stock's
+moves.  The search never branches on turning: ``legal_moves`` offers ``(W, dst, 1, q)``,
+"turn (and redeal) until ``ring[q - 1]`` is on top, then play it", which ``push`` plays as
+those primitive moves in a row (``history`` holds the primitives; ``pop`` takes back the
+whole group).  Turning then doing something else is never needed: moves elsewhere do not
+depend on the pointer, so turns can always wait until a waste card is played, and reaching
+a waste card with fewer redeals leaves at least as many redeals.
+
+Transposition key: columns are interchangeable (sorted), cells too (sorted), the foundations
+are implied by the other stacks (every card not elsewhere is on them), the ring with its
+pointer; with unlimited redeals the pointer is folded to the positions from which the same
+waste cards are reachable (any pointer with one card at a time; a multiple of the deal count
+or the end with several).
+
+Dominance (``forced_move``), proved in ``_safe``; pruned moves are listed in ``legal_moves``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from .. import cards
+from ..errors import DealError, UnsupportedError
+
+TURN = (-1,)
+REDEAL = (-2,)
+UNLIMITED = 10**9
+NEED_W = 1
+
+
+class TableauPosition:
+    """A deal of a tableau game, mutable, with an undo stack."""
+
+    def __init__(self, layout: Any, deal: dict[str, list[int]]):
+        t, st, fo = layout.tableau, layout.stock, layout.foundations
+        if any(r.base != 1 or r.direction != 1 for r in fo.rows) or fo.preset:
+            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine builds foundations up from the ace")
+        if st.turn not in ("waste", "none"):
+            raise UnsupportedError(f"layout {layout.name!r}: stock.turn = {st.turn!r} is not a tableau game's stock")
+        if layout.reserve.count or layout.hole is not None:
+            raise UnsupportedError(f"layout {layout.name!r}: reserve columns or a hole are not tableau stacks")
+        if st.waste_capacity:
+            raise UnsupportedError(f"layout {layout.name!r}: a waste capacity is not supported by the tableau engine")
+        self.name = layout.name
+        self.top = layout.max_rank
+        nc, ncell = t.count, layout.cells.count
+        self.nc, self.ncell = nc, ncell
+        self.W = nc + ncell
+        self.F = self.W + 1
+        self.nf = layout.foundations.count
+        self.decks = layout.decks
+        known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock"}
+        extra = [s for s in deal if deal[s] and s not in known]
+        if extra:
+            raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
+        if deal.get("stock") and st.turn != "waste":
+            raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste'")
+
+        self.cols: list[list[int]] = [list(deal.get(f"tableau:{i}", [])) for i in range(nc)]
+        self.down: list[int] = [min(t.face_down[i], max(0, len(c) - 1)) if i < len(t.face_down) else 0
+                                for i, c in enumerate(self.cols)]
+        self.cells: list[int] = [deal[f"cell:{i}"][0] if deal.get(f"cell:{i}") else -1 for i in range(ncell)]
+        self.fh: list[int] = [0] * self.nf
+        self.ring: list[int] = list(deal.get("stock", []))
+        self.wp = 0
+        self.k = st.deal_count
+        self.redeals = UNLIMITED if st.redeals < 0 else st.redeals
+        self.unlimited = st.redeals < 0
+        self.has_face_down = any(self.down)
+        self.left = sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
+
+        # Rules compiled into tables.
+        self.build = t.build
+        self.moves_policy = t.moves
+        self.spaces = t.spaces
+        self.to_foundation = t.to_foundation
+        self.removable = getattr(fo, "removable", False)
+        ncard = 52
+        # fits[a][b]: card b may be placed on card a in a column.
+        self.fits = [[self._fits(a, b, t.build, t.direction) for b in range(ncard)] for a in range(ncard)]
+        self.space_ok = [t.spaces == "any" or (t.spaces == "kings" and cards.rank(c) == self.top)
+                         for c in range(ncard)]
+        self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
+        # cards that may be placed on card c (by rank and suit, any copy): for the safe rule
+        self.under = [[b for b in range(ncard) if self.fits[c][b] and cards.rank(b) <= self.top]
+                      for c in range(ncard)]
+        # Waste autoplay is safe only when removing the waste top changes no later turn.
+        self.waste_safe = self.k == 1 or self.redeals == 0
+
+        self.history: list[Any] = []
+        self._undo: list[Any] = []  # per primitive: what pop needs
+        self._groups: list[int] = []  # primitives per push
+
+    @staticmethod
+    def _fits(a: int, b: int, build: str, direction: int) -> bool:
+        if build == "none":
+            return False
+        if cards.rank(a) - cards.rank(b) != (1 if direction < 0 else -1):
+            return False
+        if build == "alternate":
+            return cards.is_red(a) != cards.is_red(b)
+        if build == "suit":
+            return cards.suit(a) == cards.suit(b)
+        return True
+
+    # ----------------------------------------------------------- helpers
+
+    def _found_for(self, c: int) -> int:
+        """The foundation that takes card c now, or -1."""
+        r = (c >> 2)  # rank - 1
+        for f in self.suit_found[c & 3]:
+            if self.fh[f] == r:
+                return f
+        return -1
+
+    def _seq_len(self, i: int) -> int:
+        """Cards at the top of column i that form a built sequence (all face up)."""
+        col = self.cols[i]
+        h = len(col)
+        if not h:
+            return 0
+        j = h - 1
+        lo = self.down[i]
+        fits = self.fits
+        while j > lo and fits[col[j - 1]][col[j]]:
+            j -= 1
+        return h - j
+
+    def _max_move(self, to_empty: bool) -> int:
+        p = self.moves_policy
+        if p == "single":
+            return 1
+        if p == "sequence":
+            return UNLIMITED
+        free = self.cells.count(-1)
+        empties = sum(1 for c in self.cols if not c) if self.spaces == "any" else 0
+        if to_empty and empties:
+            empties -= 1
+        return (free + 1) << empties
+
+    def _safe(self, c: int) -> bool:
+        """Card c may go to its foundation now without losing a win (it is its foundation's next card).
+
+        Proof.  Let P be this position and P' the same with c on its foundation.  Take any
+        win from P and leave out every move of c (c only ever moves to cells, onto columns
+        and finally to its foundation, which P' has done).  The rest stays legal from P':
+        stacks other than c's place look the same, c's place is freer (an emptier column,
+        a free cell, more room for a sequence), and a built sequence that carried c on top
+        moves without it.  The one thing P' loses is a place to put a card on c: a card
+        that c takes by the build rule.  So c is safe when no such card can ever be
+        placed on it:
+        * aces and twos always (only an ace goes on a two, and an ace can always go to
+          an empty foundation of its suit instead);
+        * otherwise every card c takes (alternate colours: the two opposite-colour cards of
+          rank - 1; same suit: c's suit at rank - 1, both copies with two packs; any suit:
+          all of them) is already on a foundation, and foundations never give cards back.
+        With removable foundations a card could come back from a foundation to go on c,
+        so only aces and twos are played automatically.
+        """
+        r = (c >> 2) + 1
+        if r <= 2:
+            return True
+        if self.removable:
+            return False
+        fh = self.fh
+        for b in self.under[c]:
+            need = (b >> 2) + 1  # b must be on every foundation of its suit with this many copies
+            for f in self.suit_found[b & 3]:
+                if fh[f] < need:
+                    return False
+        return True
+
+    # ---------------------------------------------------------- playing
+
+    def push(self, move: Any) -> None:
+        if len(move) == 4:  # a waste card further in: turn (and redeal) first
+            q = move[3]
+            n = 0
+            L = len(self.ring)
+            if not (q >= self.wp and ((q - self.wp) % self.k == 0 or q == L)):
+                while self.wp < L:
+                    self._prim(TURN)
+                    n += 1
+                self._prim(REDEAL)
+                n += 1
+            while self.wp < q:
+                self._prim(TURN)
+                n += 1
+            if self.wp != q:
+                raise ValueError(f"waste card {q} is not reachable")
+            self._prim(move[:3])
+            self._groups.append(n + 1)
+        else:
+            self._prim(move)
+            self._groups.append(1)
+
+    def _prim(self, move: tuple[int, ...]) -> None:
+        self.history.append(move)
+        if move is TURN or move == TURN:
+            old = self.wp
+            self.wp = min(len(self.ring), old + self.k)
+            self._undo.append(old)
+            return
+        if move is REDEAL or move == REDEAL:
+            self._undo.append(self.wp)
+            self.wp = 0
+            self.redeals -= 1
+            return
+        src, dst, n = move
+        nc, W, F = self.nc, self.W, self.F
+        flipped = False
+        # take
+        if src < nc:
+            col = self.cols[src]
+            moving = col[-n:]
+            del col[-n:]
+            if self.down[src] and len(col) == self.down[src]:
+                self.down[src] -= 1
+                flipped = True
+        elif src < W:
+            moving = [self.cells[src - nc]]
+            self.cells[src - nc] = -1
+        elif src == W:
+            self.wp -= 1
+            moving = [self.ring.pop(self.wp)]
+        else:
+            f = src - F
+            moving = [cards.make(self.fh[f], f & 3)]
+            self.fh[f] -= 1
+            self.left += 1
+        # put
+        if dst < nc:
+            self.cols[dst].extend(moving)
+        elif dst < W:
+            self.cells[dst - nc] = moving[0]
+        else:
+            self.fh[dst - F] += 1
+            self.left -= 1
+        self._undo.append(flipped)
+
+    def pop(self) -> Any:
+        n = self._groups.pop()
+        last = None
+        for _ in range(n):
+            last = self._unprim()
+        return last
+
+    def _unprim(self) -> Any:
+        move = self.history.pop()
+        u = self._undo.pop()
+        if move == TURN:
+            self.wp = u
+            return move
+        if move == REDEAL:
+            self.wp = u
+            self.redeals += 1
+            return move
+        src, dst, n = move
+        nc, W, F = self.nc, self.W, self.F
+        if dst < nc:
+            col = self.cols[dst]
+            moving = col[-n:]
+            del col[-n:]
+        elif dst < W:
+            moving = [self.cells[dst - nc]]
+            self.cells[dst - nc] = -1
+        else:
+            f = dst - F
+            moving = [cards.make(self.fh[f], f & 3)]
+            self.fh[f] -= 1
+            self.left += 1
+        if src < nc:
+            if u:
+                self.down[src] += 1
+            self.cols[src].extend(moving)
+        elif src < W:
+            self.cells[src - nc] = moving[0]
+        elif src == W:
+            self.ring.insert(self.wp, moving[0])
+            self.wp += 1
+        else:
+            self.fh[src - F] += 1
+            self.left -= 1
+        return move
+
+    # ---------------------------------------------------------- queries
+
+    def is_won(self) -> bool:
+        return self.left == 0
+
+    def is_dead(self) -> bool:
+        return False
+
+    def key(self) -> Hashable:
+        if self.has_face_down:
+            cols = sorted(bytes((self.down[i] + 200,)) + bytes(c) for i, c in enumerate(self.cols))
+        else:
+            cols = sorted(map(bytes, self.cols))
+        parts = b"\xff".join(cols)
+        if self.ncell:
+            parts += b"\xfe" + bytes(sorted(c & 255 for c in self.cells))
+        if self.ring or self.wp:
+            wp = self.wp
+            if self.unlimited:
+                if self.k == 1 or wp % self.k == 0 or wp == len(self.ring):
+                    wp = 0
+            parts += b"\xfd" + bytes(self.ring) + bytes((wp & 255, wp >> 8,
+                                                          min(self.redeals, 255)))
+        return parts
+
+    def _waste_reach(self) -> list[int]:
+        """Waste positions q (ring[q - 1] playable after turning), nearest first."""
+        L, wp, k = len(self.ring), self.wp, self.k
+        out = []
+        if wp:
+            out.append(wp)
+        q = wp
+        while q < L:
+            q = min(L, q + k)
+            out.append(q)
+        if self.redeals > 0 and L:
+            seen = set(out)
+            q = 0
+            while q < L:
+                q = min(L, q + k)
+                if q not in seen:
+                    out.append(q)
+        return out
+
+    def forced_move(self) -> Any:
+        """A foundation move that ``_safe`` proves loses nothing: column tops, cells, the waste top."""
+        fh = self.fh
+        suit_found = self.suit_found
+        safe = self._safe
+        nc = self.nc
+        if self.to_foundation:
+            for i, col in enumerate(self.cols):
+                if col:
+                    c = col[-1]
+                    r = c >> 2
+                    for f in suit_found[c & 3]:
+                        if fh[f] == r:
+                            if safe(c):
+                                return (i, self.F + f, 1)
+                            break
+        for j, c in enumerate(self.cells):
+            if c >= 0:
+                r = c >> 2
+                for f in suit_found[c & 3]:
+                    if fh[f] == r:
+                        if safe(c):
+                            return (nc + j, self.F + f, 1)
+                        break
+        if self.wp and self.waste_safe:
+            c = self.ring[self.wp - 1]
+            f = self._found_for(c)
+            if f >= 0 and safe(c):
+                return (self.W, self.F + f, 1)
+        return None
+
+    def legal_moves(self) -> list[Any]:
+        """Every useful legal move, best first.
+
+        Left out (each loses no win):
+        * a column's whole content (every card of it moving) into an empty column: the same
+          position with the columns renamed;
+        * cell to cell, and to any but the first empty cell or the first empty column: the
+          key treats cells, and columns, as interchangeable;
+        * sequences of several cards moving into an empty column when a shorter or longer
+          one could: only the longest movable one (single cards are always offered, and a
+          sequence move is only a shortcut for single moves through cells and spaces);
+        * a foundation's ace or two coming back (an ace takes nothing; a two only an ace,
+          which can always go to its foundation instead).
+        Order: foundation moves, then moves that turn a card face up or empty a column,
+        moves from cells to columns, column to column, from the waste, into spaces, to cells,
+        from foundations.
+        """
+        cols, down, cells, fits = self.cols, self.down, self.cells, self.fits
+        nc, W, F = self.nc, self.W, self.F
+        scored: list[tuple[int, Any]] = []
+        empty = [i for i in range(nc) if not cols[i]]
+        first_empty = empty[0] if empty else -1
+        free_cell = -1
+        for j, c in enumerate(cells):
+            if c < 0:
+                free_cell = nc + j
+                break
+        tops = [col[-1] if col else -1 for col in cols]
+        max_nonempty = self._max_move(False)
+        max_empty = self._max_move(True) if first_empty >= 0 else 0
+        fh = self.fh
+        need = self._next_needed()
+
+        # From the columns.
+        for i in range(nc):
+            col = cols[i]
+            h = len(col)
+            if not h:
+                continue
+            c = col[-1]
+            seq = self._seq_len(i)
+            d = down[i]
+            # to a foundation
+            if self.to_foundation:
+                f = self._found_for(c)
+                if f >= 0:
+                    scored.append((1000 + 10 * (d and h - 1 == d), (i, F + f, 1)))
+            # sequences onto other columns
+            for n in range(1, min(seq, max(max_nonempty, max_empty)) + 1):
+                b = col[h - n]
+                whole = n == h
+                rest_score = 0
+                if h - n == d and d:
+                    rest_score = 300  # turns a card face up
+                elif whole:
+                    rest_score = 150
+                else:
+                    under = col[h - n - 1]
+                    if need.get(under):
+                        rest_score = 200
+                    elif fits[under][b]:
+                        rest_score = -150  # breaks a built sequence
+                if n <= max_nonempty:
+                    for j in range(nc):
+                        if j != i and tops[j] >= 0 and fits[tops[j]][b]:
+                            scored.append((500 + rest_score + n, (i, j, n)))
+                if first_empty >= 0 and not whole and self.space_ok[b] and n <= max_empty:
+                    if n == 1 or n == min(seq, max_empty):
+                        scored.append((100 + rest_score + n, (i, first_empty, n)))
+            # to a cell
+            if free_cell >= 0:
+                rs = 0
+                if h - 1 == d and d:
+                    rs = 300
+                elif h == 1:
+                    rs = 50
+                elif need.get(col[-2]):
+                    rs = 150
+                elif fits[col[-2]][c]:
+                    rs = -200
+                scored.append((rs - 10 * self._depth_to_needed(i, need), (i, free_cell, 1)))
+
+        # From the cells.
+        for j, c in enumerate(cells):
+            if c < 0:
+                continue
+            f = self._found_for(c)
+            if f >= 0:
+                scored.append((1000, (nc + j, F + f, 1)))
+            for t in range(nc):
+                if tops[t] >= 0 and fits[tops[t]][c]:
+                    scored.append((700, (nc + j, t, 1)))
+            if first_empty >= 0 and self.space_ok[c]:
+                scored.append((120, (nc + j, first_empty, 1)))
+
+        # From the waste.
+        if self.ring:
+            ring = self.ring
+            for rank_q, q in enumerate(self._waste_reach()):
+                c = ring[q - 1]
+                mv = (lambda dst: (W, dst, 1)) if q == self.wp else (lambda dst, q=q: (W, dst, 1, q))
+                f = self._found_for(c)
+                bonus = -rank_q
+                if f >= 0:
+                    scored.append((900 + bonus, mv(F + f)))
+                for t in range(nc):
+                    if tops[t] >= 0 and fits[tops[t]][c]:
+                        scored.append((450 + bonus, mv(t)))
+                if first_empty >= 0 and self.space_ok[c]:
+                    scored.append((110 + bonus, mv(first_empty)))
+                if free_cell >= 0:
+                    scored.append((bonus - 100, mv(free_cell)))
+
+        # From the foundations.
+        if self.removable:
+            for f in range(self.nf):
+                r = fh[f]
+                if r < 3:
+                    continue
+                c = cards.make(r, f & 3)
+                for t in range(nc):
+                    if tops[t] >= 0 and fits[tops[t]][c]:
+                        scored.append((-300, (F + f, t, 1)))
+                if first_empty >= 0 and self.space_ok[c]:
+                    scored.append((-350, (F + f, first_empty, 1)))
+
+        if len(scored) > 1:
+            scored = self._rank_by_disorder(scored)
+        scored.sort(key=lambda sm: -sm[0])
+        return [m for _, m in scored]
+
+    def _rank_by_disorder(self, scored: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        """Add to each move's score how much it lowers the disorder of the columns.
+
+        A column card is out of order when a card of lower rank lies somewhere under it: it
+        must move before that card can go home.  The disorder is 3 per such card, 2 per
+        occupied cell, -3 per empty column (when spaces take any card), computed for the
+        position after the move from the columns it touches.
+        """
+        cols, nc, W = self.cols, self.nc, self.W
+        pref_out: list[list[int]] = []
+        pref_min: list[list[int]] = []
+        for col in cols:
+            po, pm = [0], [99]
+            o, m = 0, 99
+            for c in col:
+                r = c >> 2
+                if r > m:
+                    o += 1
+                else:
+                    m = r
+                po.append(o)
+                pm.append(m)
+            pref_out.append(po)
+            pref_min.append(pm)
+        any_space = self.spaces == "any"
+        need = self._next_needed()
+        nneed = [sum(1 for c in col if c in need) for col in cols]
+        out = []
+        for score, mv in scored:
+            src, dst, n = mv[0], mv[1], mv[2]
+            d = 0
+            if src < nc:
+                h = len(cols[src])
+                d += 3 * (pref_out[src][h - n] - pref_out[src][h])
+                if h == n and any_space:
+                    d -= 3
+                group = cols[src][h - n:]
+                if nneed[src]:
+                    d -= NEED_W * n * (nneed[src] - sum(1 for c in group if c in need))
+            elif src < W:
+                d -= 2
+                group = [self.cells[src - nc]]
+            elif src == W:
+                group = [self.ring[(mv[3] if len(mv) == 4 else self.wp) - 1]]
+            else:
+                group = [cards.make(self.fh[src - self.F], (src - self.F) & 3)]
+            if dst < nc:
+                m = pref_min[dst][-1]
+                if not cols[dst] and any_space:
+                    d += 3
+                d += NEED_W * n * nneed[dst]
+                for c in group:
+                    r = c >> 2
+                    if r > m:
+                        d += 3
+                    else:
+                        m = r
+            elif dst < W:
+                d += 2
+            out.append((score - 1000 * d if score < 900 else score, mv))
+        return out
+
+    def _next_needed(self) -> dict[int, bool]:
+        """The cards the foundations take next."""
+        out = {}
+        for f in range(self.nf):
+            r = self.fh[f]
+            if r < self.top:
+                out[cards.make(r + 1, f & 3)] = True
+        return out
+
+    def _depth_to_needed(self, i: int, need: dict[int, bool]) -> int:
+        col = self.cols[i]
+        for d in range(len(col)):
+            if need.get(col[-1 - d]):
+                return d
+        return 20
+
+    # ------------------------------------------------------ naming moves
+
+    def stack_name(self, s: int) -> str:
+        if s < self.nc:
+            return f"tableau:{s}"
+        if s < self.W:
+            return f"cell:{s - self.nc}"
+        if s == self.W:
+            return "waste"
+        return f"foundation:{s - self.F}"
+
+    def move_json(self, move: Any) -> dict[str, Any]:
+        """The move in the result contract's form, from this position (before it is played).
+
+        A turn names the first card turned and ``count``; a redeal is ``waste`` to ``stock``.
+        A waste card further in (``(W, dst, 1, q)``) is named as its card move only; the
+        solutions the engines report are made of the primitive moves ``history`` holds.
+        """
+        if move == TURN:
+            n = min(self.k, len(self.ring) - self.wp)
+            out = {"card": cards.name(self.ring[self.wp]), "from": "stock", "to": "waste"}
+            if n > 1:
+                out["count"] = n
+            return out
+        if move == REDEAL:
+            out = {"card": cards.name(self.ring[0]), "from": "waste", "to": "stock"}
+            if len(self.ring) > 1:
+                out["count"] = len(self.ring)
+            return out
+        src, dst, n = move[:3]
+        if src < self.nc:
+            card = self.cols[src][-n]
+        elif src < self.W:
+            card = self.cells[src - self.nc]
+        elif src == self.W:
+            card = self.ring[(move[3] if len(move) == 4 else self.wp) - 1]
+        else:
+            f = src - self.F
+            card = cards.make(self.fh[f], f & 3)
+        out = {"card": cards.name(card), "from": self.stack_name(src), "to": self.stack_name(dst)}
+        if n > 1:
+            out["count"] = n
+        return out
+
+    def state(self) -> tuple[Any, ...]:
+        """Everything mutable, for tests that check push then pop restores a position."""
+        return (tuple(map(tuple, self.cols)), tuple(self.down), tuple(self.cells), tuple(self.fh),
+                tuple(self.ring), self.wp, self.redeals, self.left, tuple(self.history))

@@ -1,0 +1,230 @@
+"""Referee for the tableau family (FreeCell, Klondike, ...), written from the rules in words.
+
+The rules, read from the layout:
+
+* Columns are dealt bottom card first; the first ``face_down`` cards of a column lie face
+  down.  A face-down card never moves; when the cards above it have all gone it is turned
+  face up.
+* A card goes onto a column whose top card is one rank above it (building down) or below
+  it (building up), and: of the other colour (``alternate``), of the same suit (``suit``),
+  of any suit (``any``); nothing goes onto a column when the build is ``none``.  An empty
+  column takes any card (``any``), only the highest rank of the pack (``kings``), or
+  nothing (``none``).
+* Several cards move together only if each lies on the one below by the build rule and
+  they are face up; with ``single`` only one card moves, with ``sequence`` any such group,
+  with ``supermove`` at most (free cells + 1) * 2 ** (empty columns), counting only empty
+  columns that take any card, and not the column the group goes to.
+* A free cell holds one card.  A foundation takes the ace of its suit, then the next rank
+  of that suit (foundation i has suit ``CDHS[i % 4]``); with ``removable`` its top card may
+  come back to a column.
+* The stock turns ``deal_count`` cards (fewer at the end) onto the waste, keeping their
+  order; only the waste's last card plays.  When the stock is empty and a redeal is left,
+  the waste turns back into the stock, its first card to turn first again.
+* The game is won when every card is on the foundations.
+
+A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
+turn, the first card turned; for a redeal, the waste's first card).
+
+This module works on card names and plain lists and shares nothing with the engines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+
+
+def _name(card: Any) -> str:
+    if isinstance(card, int):
+        return RANKS[card // 4] + SUITS[card % 4]
+    text = str(card).strip().upper()
+    return "T" + text[2:] if text.startswith("10") else text
+
+
+def _rank(card: str) -> int:
+    return RANKS.index(card[0]) + 1
+
+
+def _red(card: str) -> bool:
+    return card[1] in "DH"
+
+
+def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
+    """None if every move of ``solution`` is legal and the game ends won; else what is wrong."""
+    tab, stock_rules = layout.tableau, layout.stock
+    highest = layout.max_rank
+    columns = [[_name(c) for c in deal.get(f"tableau:{i}", [])] for i in range(tab.count)]
+    face_down = [min(tab.face_down[i] if i < len(tab.face_down) else 0, max(0, len(col) - 1))
+                 for i, col in enumerate(columns)]
+    cells: list[str | None] = [None] * layout.cells.count
+    for i in range(layout.cells.count):
+        if deal.get(f"cell:{i}"):
+            cells[i] = _name(deal[f"cell:{i}"][0])
+    foundations: list[list[str]] = [[] for _ in range(4 * len(layout.foundations.rows))]
+    stock = [_name(c) for c in deal.get("stock", [])]
+    waste: list[str] = []
+    redeals_left = stock_rules.redeals if stock_rules.redeals >= 0 else None  # None: no limit
+    removable = getattr(layout.foundations, "removable", False)
+    for stack, cs in deal.items():
+        known = stack == "stock" or stack.startswith(("tableau:", "cell:"))
+        if cs and not known:
+            return f"the deal has cards on {stack}, which this game does not have"
+
+    def builds_on(lower: str, upper: str) -> bool:
+        """May ``upper`` lie on ``lower`` in a column?"""
+        step = _rank(lower) - _rank(upper)
+        if step != (1 if tab.direction < 0 else -1):
+            return False
+        if tab.build == "alternate":
+            return _red(lower) != _red(upper)
+        if tab.build == "suit":
+            return lower[1] == upper[1]
+        return tab.build == "any"
+
+    def stack_index(name: str, kind: str, count: int) -> int | None:
+        if not name.startswith(kind + ":"):
+            return None
+        try:
+            i = int(name[len(kind) + 1:])
+        except ValueError:
+            return None
+        return i if 0 <= i < count else None
+
+    for number, move in enumerate(solution, 1):
+        at = f"move {number}"
+        if not isinstance(move, dict):
+            return f"{at}: expected an object with card, from and to, got {move!r}"
+        card, source, target = move.get("card"), move.get("from"), move.get("to")
+        count = move.get("count", 1)
+        if not isinstance(card, str) or not isinstance(source, str) or not isinstance(target, str):
+            return f"{at}: expected card, from and to as strings"
+        if not isinstance(count, int) or count < 1:
+            return f"{at}: count must be a positive whole number"
+        card = _name(card)
+
+        # The stock's own moves.
+        if source == "stock":
+            if target != "waste" or stock_rules.turn != "waste":
+                return f"{at}: the stock only turns onto the waste"
+            if not stock:
+                return f"{at}: the stock is empty"
+            turned = stock[:stock_rules.deal_count]
+            if card != turned[0] or count != len(turned):
+                return f"{at}: turning gives {turned[0]} and {len(turned)} card(s), not {card} and {count}"
+            del stock[:len(turned)]
+            waste.extend(turned)
+            continue
+        if source == "waste" and target == "stock":
+            if stock:
+                return f"{at}: the waste goes back only when the stock is empty"
+            if redeals_left == 0:
+                return f"{at}: no redeal is left"
+            if not waste or card != waste[0] or count != len(waste):
+                return f"{at}: a redeal moves the whole waste ({len(waste)} cards from {waste[:1]})"
+            stock, waste = waste, []
+            if redeals_left is not None:
+                redeals_left -= 1
+            continue
+
+        # Take the cards from their source.
+        col_from = stack_index(source, "tableau", len(columns))
+        cell_from = stack_index(source, "cell", len(cells))
+        found_from = stack_index(source, "foundation", len(foundations))
+        if col_from is not None:
+            col = columns[col_from]
+            if len(col) < count:
+                return f"{at}: {source} holds fewer than {count} cards"
+            group = col[len(col) - count:]
+            if group[0] != card:
+                return f"{at}: {card} is not the card {count} from the top of {source} (that is {group[0]})"
+            if len(col) - count < face_down[col_from]:
+                return f"{at}: {card} on {source} is face down"
+            for lower, upper in zip(group, group[1:]):
+                if not builds_on(lower, upper):
+                    return f"{at}: {upper} does not lie on {lower} by the build rule, so they cannot move together"
+        elif cell_from is not None:
+            if cells[cell_from] != card or count != 1:
+                return f"{at}: {card} is not in {source}"
+            group = [card]
+        elif source == "waste":
+            if not waste or waste[-1] != card or count != 1:
+                return f"{at}: {card} is not the waste's top card"
+            group = [card]
+        elif found_from is not None:
+            if not removable:
+                return f"{at}: cards never leave the foundations in this game"
+            if not foundations[found_from] or foundations[found_from][-1] != card or count != 1:
+                return f"{at}: {card} is not on top of {source}"
+            group = [card]
+        else:
+            return f"{at}: {source!r} is not a stack of this game"
+
+        # Check the target.
+        col_to = stack_index(target, "tableau", len(columns))
+        cell_to = stack_index(target, "cell", len(cells))
+        found_to = stack_index(target, "foundation", len(foundations))
+        if col_to is not None:
+            if col_to == col_from:
+                return f"{at}: {card} moves from {source} onto itself"
+            dest = columns[col_to]
+            if dest:
+                if not builds_on(dest[-1], card):
+                    return f"{at}: {card} cannot go on {dest[-1]} ({tab.build} build)"
+            elif tab.spaces == "none" or (tab.spaces == "kings" and _rank(card) != highest):
+                return f"{at}: the empty {target} takes {'nothing' if tab.spaces == 'none' else 'only a king'}"
+            if count > 1:
+                if col_from is None:
+                    return f"{at}: only cards of a column move together"
+                if tab.moves == "single":
+                    return f"{at}: cards move one at a time in this game"
+                if tab.moves == "supermove":
+                    free = sum(c is None for c in cells)
+                    spaces = 0
+                    if tab.spaces == "any":
+                        spaces = sum(1 for i, c in enumerate(columns) if not c and i != col_to)
+                    limit = (free + 1) * 2 ** spaces
+                    if count > limit:
+                        return f"{at}: {count} cards move together but the cells and spaces carry only {limit}"
+        elif cell_to is not None:
+            if cells[cell_to] is not None:
+                return f"{at}: {target} is not free"
+            if count != 1:
+                return f"{at}: a cell holds one card"
+        elif found_to is not None:
+            if count != 1:
+                return f"{at}: cards go to the foundations one at a time"
+            if col_from is not None and not tab.to_foundation:
+                return f"{at}: column cards do not go to the foundations in this game"
+            pile = foundations[found_to]
+            suit = SUITS[found_to % 4]
+            want = RANKS[len(pile)] + suit if len(pile) < highest else None
+            if card != want:
+                return f"{at}: {target} takes {want or 'nothing more'}, not {card}"
+        else:
+            return f"{at}: {target!r} is not a stack of this game"
+
+        # Move them.
+        if col_from is not None:
+            col = columns[col_from]
+            del col[len(col) - count:]
+            if col and len(col) == face_down[col_from]:
+                face_down[col_from] -= 1  # the top card turns face up
+        elif cell_from is not None:
+            cells[cell_from] = None
+        elif source == "waste":
+            waste.pop()
+        else:
+            foundations[found_from].pop()
+        if col_to is not None:
+            columns[col_to].extend(group)
+        elif cell_to is not None:
+            cells[cell_to] = card
+        else:
+            foundations[found_to].append(card)
+
+    left = sum(map(len, columns)) + sum(c is not None for c in cells) + len(stock) + len(waste)
+    if left:
+        return f"after move {len(solution)}: {left} cards are not on the foundations"
+    return None
