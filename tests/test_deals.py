@@ -269,7 +269,8 @@ def test_board_round_trip(name: str) -> None:
 
 
 def test_board_format_covers_the_tableau_games() -> None:
-    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf"}
+    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "bakers-game", "eight-off", "seahaven-towers",
+                                "forecell", "bakers-dozen", "forty-thieves", "klondike", "klondike-draw-1"}
     with pytest.raises(DealError, match=r"the board format does not cover layout 'debutante'"):
         deals.to_board(deals.from_seed(LAYOUTS["debutante"], 1), LAYOUTS["debutante"])
     with pytest.raises(DealError, match=r"x: the board format does not cover layout 'debutante'"):
