@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .search import Limits, dfs
+from .search import Limits, Restarts, dfs
 
 
 @dataclass
@@ -22,8 +22,11 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
     from .games import start_position
 
     pos = start_position(layout, deal)
+    restarts = None
+    if options.get("restarts", True):
+        restarts = Restarts(seed=options.get("random_seed") or 0)
     out = dfs(pos, limits, use_forced=options.get("use_forced", True),
-              use_bounds=options.get("use_bounds", True))
+              use_bounds=options.get("use_bounds", True), restarts=restarts)
     solution = None
     if out.verdict == "won":
         solution = []

@@ -393,19 +393,37 @@ class ReservePosition:
 
         - if a foundation cannot be finished even so, the deal is lost;
         - with columns of limited size and every turned card placed at once,
-          the cards out at each turn (turned so far, minus the most that can
-          be on foundations) must fit in the columns' places, or it is lost.
+          the cards out at each turn must fit in the columns' places, or it
+          is lost.  Cards out = cards seen (in columns, in the waste, turned
+          so far) minus those that can have left.  A copy leaves only to a
+          foundation, one copy per foundation, so at most as many copies of
+          a card can have left as there are foundations that the generous
+          game has taken past that card since now (a matching of copies to
+          foundations; a copy marked for one row only is counted as free, which
+          is generous, so still sound): the second copy of a card stays out
+          until its other foundation gets there too.
         """
         seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
         cols, fifo = self.cols, self.fifo
-        hh = self.h[:]
+        h0 = self.h
+        hh = h0[:]
         need = self.need[:]
         can = [bytearray(64) for _ in range(nf)]  # cards foundation f could take by now
-        left = [len(col) for col in cols]  # cards still in each column
+        left = [len(col) for col in cols]  # cards still in each column (for exposure)
         by_card: dict[int, list[int]] = {}  # card -> columns showing it
-        waiting: dict[int, int] = {}  # turned pack cards still out, by card
-        out = sum(left)  # cards out: in columns or turned and waiting
         todo: list[int] = []  # foundations that may move on
+        seen = 0  # copies seen: in columns, in the waste, turned so far
+        gone = 0  # most copies that can have left, summed over cards
+        seen_of = [0] * 64  # copies of each card seen
+        passed = [0] * 64  # foundations taken past each card since now
+        check_room = self.slots is not None and self.turn == "place" and not self.batch_size
+
+        def see(c: int) -> None:
+            nonlocal seen, gone
+            seen += 1
+            seen_of[c] += 1
+            if seen_of[c] <= passed[c]:
+                gone += 1
 
         def offer(c: int, v: int) -> None:
             for f in fdests[v]:
@@ -415,7 +433,6 @@ class ReservePosition:
                         todo.append(f)
 
         def expose(i: int) -> None:
-            nonlocal out
             while left[i]:
                 col = cols[i]
                 v = col[len(col) - left[i]] if fifo else col[left[i] - 1]
@@ -423,13 +440,12 @@ class ReservePosition:
                 offer(c, v)
                 if any(hh[f] > where[f][v] for f in fdests[v]):
                     left[i] -= 1  # a copy of its card was played already: let it go too
-                    out -= 1
                     continue
                 by_card.setdefault(c, []).append(i)
                 return
 
         def settle() -> None:
-            nonlocal out
+            nonlocal gone
             while todo:
                 f = todo.pop()
                 s, cf = seq[f], can[f]
@@ -437,29 +453,35 @@ class ReservePosition:
                     c = need[f]
                     hh[f] += 1
                     need[f] = s[hh[f]] if hh[f] < len(s) else -1
-                    out -= waiting.pop(c, 0)  # generous: every copy out may have gone
+                    passed[c] += 1
+                    if passed[c] <= seen_of[c]:
+                        gone += 1
                     for i in by_card.pop(c, ()):
                         left[i] -= 1
-                        out -= 1
                         expose(i)
 
+        if check_room:
+            for col in cols:
+                for v in col:
+                    see(v & 63)
         for i in range(len(cols)):
             expose(i)
         for v in self.waste:
             offer(v & 63, v)
         settle()
-        check_room = self.slots is not None and self.turn == "place" and not self.batch_size
         slots = self.slots or 0
         stock = self.stock
         for t in range(len(stock) - 1, -1, -1):
-            c = stock[t]
-            if any(hh[f] <= where[f][c] for f in fdests[c]):
-                waiting[c] = waiting.get(c, 0) + 1
-                out += 1
-            offer(c, c)
-            settle()
-            if check_room and out > slots:
-                return True
+            v = stock[t]  # marked if it was committed in the waste before a redeal
+            c = v & 63
+            offer(c, v)
+            if check_room:
+                see(c)
+                settle()
+                if seen - gone > slots:
+                    return True
+            else:
+                settle()
         return any(k >= 0 for k in need)
 
     def _buried(self) -> bool:
