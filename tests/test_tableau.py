@@ -1,0 +1,401 @@
+"""The tableau family (FreeCell, Klondike, ...): engine, dominance, referee, deals."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import api, cards
+from solver import deal as deals
+from solver.games import start_position
+from solver.games.tableau import REDEAL, TURN, TableauPosition
+from solver.layout import DealSpec
+from solver.referee.tableau import replay
+from solver.search import Limits, dfs
+
+TABLEAU_LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
+                   "forty-thieves", "klondike", "klondike-draw-1"]
+
+
+def hand(name: str, columns: list[str], cells: list[str] | None = None, stock: str = "",
+         face_down: list[int] | None = None, **tableau) -> tuple[object, TableauPosition]:
+    """A position built by hand on ``name``'s rules (cards not listed count as already home)."""
+    lay = api.load_layout(name)
+    t = replace(lay.tableau, count=len(columns), deal=tuple(len(c.split()) for c in columns),
+                face_down=tuple(face_down or [0] * len(columns)), **tableau)
+    lay = replace(lay, tableau=t, cells=replace(lay.cells, count=len(cells or []), deal=0))
+    deal = {f"tableau:{i}": [cards.parse(c) for c in col.split()] for i, col in enumerate(columns)}
+    for i, c in enumerate(cells or []):
+        if c != "-":
+            deal[f"cell:{i}"] = [cards.parse(c)]
+    if stock:
+        deal["stock"] = [cards.parse(c) for c in stock.split()]
+    return lay, TableauPosition(lay, deal)
+
+
+def named(pos: TableauPosition, moves) -> set[tuple]:
+    out = set()
+    for m in moves:
+        j = pos.move_json(m)
+        out.add((j["card"], j["from"], j["to"], j.get("count", 1)))
+    return out
+
+
+# ------------------------------------------------------------ hand-checked moves
+
+
+def test_supermove_limits_from_cells_and_spaces():
+    # One free cell and one space, the space being the target: (1 + 1) * 2 ** 0 = 2 cards.
+    _, pos = hand("freecell", ["8C KS QH JC TD", "KD", "", "9S"], cells=["-"])
+    moves = named(pos, pos.legal_moves())
+    assert ("QH", "tableau:0", "tableau:1", 3) not in moves  # QH on KD: same colour
+    assert ("JC", "tableau:0", "tableau:2", 2) in moves  # the longest group the space can take
+    assert ("QH", "tableau:0", "tableau:2", 3) not in moves  # too many
+    assert ("TD", "tableau:0", "tableau:2", 1) in moves  # single cards always
+    assert ("9S", "tableau:3", "tableau:0", 1) in moves  # 9S on TD
+    assert ("9S", "tableau:3", "cell:0", 1) in moves
+    assert ("9S", "tableau:3", "tableau:2", 1) not in moves  # the whole column into a space
+    assert ("KD", "tableau:1", "tableau:2", 1) not in moves
+    assert len(moves) == 6
+
+
+def test_supermove_counts():
+    # QH JC TD (3 cards) onto KS in a column: free cell 1, one space -> limit 4.
+    _, pos = hand("freecell", ["8C QH JC TD", "KS", "", "2D"], cells=["-"])
+    moves = named(pos, pos.legal_moves())
+    assert ("QH", "tableau:0", "tableau:1", 3) in moves
+    assert ("JC", "tableau:0", "tableau:2", 2) in moves  # into the space: at most (1 + 1) * 1 = 2
+    assert ("QH", "tableau:0", "tableau:2", 3) not in moves
+    # No cell free, no space: single cards only.
+    _, pos = hand("freecell", ["8C QH JC TD", "KS", "2D"], cells=["3S"])
+    moves = named(pos, pos.legal_moves())
+    assert ("QH", "tableau:0", "tableau:1", 3) not in moves
+    assert not any(m[3] > 1 for m in moves)
+
+
+def test_suit_build_and_kings_only_spaces():
+    _, pos = hand("seahaven-towers", ["5C 8H", "9H", "9S", "", "5C KD QD"], cells=["-"])
+    moves = named(pos, pos.legal_moves())
+    assert ("8H", "tableau:0", "tableau:1", 1) in moves
+    assert ("8H", "tableau:0", "tableau:2", 1) not in moves  # 8H on 9S: other suit
+    assert not any(m[2] == "tableau:3" and m[0] != "KD" for m in moves)  # only kings fill spaces
+    assert ("KD", "tableau:4", "tableau:3", 2) in moves
+
+
+def test_any_suit_single_moves_and_no_spaces():
+    _, pos = hand("bakers-dozen", ["9C 8H", "9S", "", "7D 6C"])
+    moves = named(pos, pos.legal_moves())
+    assert ("8H", "tableau:0", "tableau:1", 1) in moves  # any suit
+    assert not any(m[2] == "tableau:2" for m in moves)  # spaces are never filled
+    assert not any(m[3] > 1 for m in moves)
+
+
+def test_face_down_cards_do_not_move_and_turn_up():
+    _, pos = hand("klondike", ["5D 9S 8H", "TD", "KS"], face_down=[2, 0, 0])
+    moves = named(pos, pos.legal_moves())
+    assert ("8H", "tableau:0", "tableau:1", 1) not in moves  # 8H on TD: wrong rank
+    assert not any(m[0] in ("9S", "5D") for m in moves)
+    _, pos = hand("klondike", ["5D 9S 8H", "9C", "TH"], face_down=[2, 0, 0])
+    (mv,) = [m for m in pos.legal_moves() if pos.move_json(m)["card"] == "8H" and m[1] == 1]
+    pos.push(mv)
+    assert pos.down[0] == 1  # 9S turned face up
+    assert any(pos.move_json(m)["card"] == "9S" for m in pos.legal_moves())
+    pos.pop()
+    assert pos.down[0] == 2
+
+
+def test_sequences_move_whole_in_klondike():
+    _, pos = hand("klondike", ["4C KH QS JD TC", "", "KC"], face_down=[1, 0, 0])
+    moves = named(pos, pos.legal_moves())
+    assert ("KH", "tableau:0", "tableau:1", 4) in moves  # a built group of any length
+    assert ("KC", "tableau:2", "tableau:1", 1) not in moves  # the whole column into a space
+
+
+def test_waste_ring_draw_three():
+    # Stock of 7 cards, draw 3: the waste tops reachable are the 3rd, 6th and 7th cards.
+    lay, pos = hand("klondike", ["KS"], stock="2C 3C 4C 5C 6C 7C 8C")
+    reach = pos._waste_reach()
+    assert reach == [3, 6, 7]
+    pos.push(TURN)
+    assert pos._waste_reach() == [3, 6, 7]
+    pos.push(TURN)
+    pos.push(TURN)
+    assert pos.wp == 7
+    assert pos.ring[pos.wp - 1] == cards.parse("8C")
+    pos.pop()
+    pos.pop()
+    pos.pop()
+    # A card further in is reached by turning; the history holds the turns.
+    pos.push((pos.W, 0, 1, 6))  # 7C cannot really go on KS, but push only plays what it is told
+    assert pos.history == [TURN, TURN, (pos.W, 0, 1)]
+    pos.pop()
+    assert pos.history == [] and pos.wp == 0
+    # After the stock ran out, a redeal is needed for the 3rd card.
+    for _ in range(3):
+        pos.push(TURN)
+    pos.push((pos.W, 0, 1, 3))
+    assert pos.history[-3:] == [REDEAL, TURN, (pos.W, 0, 1)]
+
+
+def test_waste_without_redeals_and_draw_one():
+    lay, pos = hand("forty-thieves", ["KS"], stock="2C 3C 4C")
+    assert pos._waste_reach() == [1, 2, 3]
+    pos.push(TURN)
+    pos.push(TURN)
+    assert pos._waste_reach() == [2, 3]  # 1 is under 2 and no redeal is left
+
+
+def test_removable_foundations():
+    lay = api.load_layout("klondike")
+    lay = replace(lay, foundations=replace(lay.foundations, removable=True))
+    pos = TableauPosition(lay, {"tableau:0": [cards.parse("5C")], "tableau:1": [cards.parse("4D")]})
+    pos.fh[1] = 3  # AD 2D 3D home
+    pos.fh[2] = 4  # AH..4H home
+    moves = named(pos, pos.legal_moves())
+    assert ("4H", "foundation:2", "tableau:0", 1) in moves
+    assert not any(m[1] == "foundation:1" for m in moves)  # 3D fits nowhere
+
+
+@pytest.mark.parametrize("name, columns, fh, card, safe", [
+    # alternate colours: both opposite-colour cards of rank - 1 home
+    ("freecell", ["5H"], [4, 0, 4, 4], "5H", True),  # 4C 4S home
+    ("freecell", ["5H"], [4, 0, 4, 3], "5H", False),  # 4S still out: it could go on 5H
+    ("freecell", ["2H"], [0, 0, 1, 0], "2H", True),  # twos always
+    # same suit: the card of its suit of rank - 1 is home as soon as it can go up at all
+    ("bakers-game", ["5H"], [0, 0, 4, 0], "5H", True),
+    # any suit: every card of rank - 1 home
+    ("bakers-dozen", ["5H"], [4, 4, 4, 3], "5H", False),
+    ("bakers-dozen", ["5H"], [4, 4, 4, 4], "5H", True),
+])
+def test_safe_foundation_rules(name, columns, fh, card, safe):
+    _, pos = hand(name, columns)
+    pos.fh[:] = fh
+    assert pos._safe(cards.parse(card)) is safe
+    assert (pos.forced_move() is not None) is safe
+
+
+def test_two_packs_need_both_copies_home():
+    lay = api.load_layout("forty-thieves")
+    pos = TableauPosition(lay, {"tableau:0": [cards.parse("5H")]})
+    pos.fh[:] = [0, 0, 4, 0, 0, 0, 3, 0]  # one 4H home, the other still out
+    assert not pos._safe(cards.parse("5H"))
+    pos.fh[6] = 4
+    assert pos._safe(cards.parse("5H"))
+
+
+def test_removable_foundations_only_autoplay_aces_and_twos():
+    lay = api.load_layout("klondike")
+    lay = replace(lay, foundations=replace(lay.foundations, removable=True))
+    pos = TableauPosition(lay, {"tableau:0": [cards.parse("3H")]})
+    pos.fh[:] = [2, 2, 2, 2]
+    assert pos.forced_move() is None
+    pos.fh[:] = [0, 0, 1, 0]
+    pos.cols[0] = [cards.parse("2H")]
+    assert pos.forced_move() == (0, pos.F + 2, 1)
+
+
+def test_draw_three_waste_is_not_autoplayed_with_redeals():
+    _, pos = hand("klondike", ["KS"], stock="AC 2C 3C")
+    pos.push(TURN)
+    assert pos.ring[pos.wp - 1] == cards.parse("3C")
+    pos.fh[0] = 2
+    assert pos.forced_move() is None  # removing it would regroup later turns of three
+    _, pos = hand("klondike-draw-1", ["KS"], stock="AC")
+    pos.push(TURN)
+    assert pos.forced_move() == (pos.W, pos.F, 1)
+
+
+# ------------------------------------------------------------ perft
+
+
+def perft(pos, depth: int) -> int:
+    if depth == 0:
+        return 1
+    n = 0
+    for m in pos.legal_moves():
+        pos.push(m)
+        n += perft(pos, depth - 1)
+        pos.pop()
+    return n
+
+
+PERFT = [
+    ("freecell", 1, (8, 70, 661)),
+    ("freecell", 2, (9, 83, 793)),
+    ("bakers-game", 1, (10, 96, 903)),
+    ("bakers-game", 2, (11, 118, 1259)),
+    ("eight-off", 1, (9, 82, 760)),
+    ("eight-off", 2, (11, 121, 1348)),
+    ("seahaven-towers", 1, (12, 146, 803)),
+    ("seahaven-towers", 2, (13, 171, 1297)),
+    ("forecell", 1, (0, 0, 0)),
+    ("forecell", 2, (2, 11, 32)),
+    ("bakers-dozen", 1, (11, 110, 1041)),
+    ("bakers-dozen", 2, (14, 191, 2556)),
+    ("forty-thieves", 1, (16, 147, 1072)),
+    ("forty-thieves", 2, (21, 264, 2509)),
+    ("klondike", 1, (4, 16, 74)),
+    ("klondike", 2, (4, 17, 77)),
+    ("klondike-draw-1", 1, (7, 52, 399)),
+    ("klondike-draw-1", 2, (8, 63, 503)),
+]
+
+
+@pytest.mark.parametrize("name, seed, counts", PERFT, ids=[f"{n}#{s}" for n, s, _ in PERFT])
+def test_perft(name, seed, counts):
+    """Move-generation counts at depth 1, 2, 3 from the start of fixed deals (no automatic moves)."""
+    lay = api.load_layout(name)
+    pos = start_position(lay, deals.from_seed(lay, seed))
+    before = pos.state()
+    assert tuple(perft(pos, d) for d in (1, 2, 3)) == counts
+    assert pos.state() == before
+
+
+def test_forecell_1_has_no_move_at_all():
+    """Checked by hand: cells 6S 9C 2H 6H full; tops 6D 8S 8D QS 6C 3D 8C TC fit nowhere."""
+    lay = api.load_layout("forecell")
+    assert api.solve(lay, seed=1).verdict == "lost"
+
+
+# ------------------------------------------------------------ push then pop
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(TABLEAU_LAYOUTS), seed=st.integers(1, 500),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
+def test_push_then_pop_restores(name, seed, picks):
+    lay = api.load_layout(name)
+    pos = start_position(lay, deals.from_seed(lay, seed))
+    states = [pos.state()]
+    keys = [pos.key()]
+    for p in picks:
+        moves = pos.legal_moves()
+        forced = pos.forced_move()
+        if forced is not None:
+            moves.append(forced)
+        if not moves:
+            break
+        pos.push(moves[p % len(moves)])
+        states.append(pos.state())
+        keys.append(pos.key())
+    while len(states) > 1:
+        states.pop()
+        keys.pop()
+        pos.pop()
+        assert pos.state() == states[-1]
+        assert pos.key() == keys[-1]
+
+
+# ------------------------------------------------------------ dominance vs. no dominance
+
+
+def reduced(name: str, max_rank: int, deal: list[int], face_down: list[int] | None = None,
+            cells: int | None = None, cells_deal: int = 0, **foundations):
+    lay = api.load_layout(name)
+    t = replace(lay.tableau, count=len(deal), deal=tuple(deal), face_down=tuple(face_down or [0] * len(deal)))
+    c = replace(lay.cells, count=lay.cells.count if cells is None else cells, deal=cells_deal)
+    return replace(lay, max_rank=max_rank, tableau=t, cells=c, deal=DealSpec(order=("tableau", "cells")),
+                   foundations=replace(lay.foundations, **foundations), name=f"{name}-small")
+
+
+SMALL = {
+    # build policy, spaces, moves, stock: each dominance rule meets its own rules
+    "alternate-supermove": reduced("freecell", 5, [5, 5, 5, 5], cells=1),
+    "suit-supermove": reduced("bakers-game", 5, [5, 5, 5, 5], cells=1),
+    "suit-kings": reduced("seahaven-towers", 5, [4, 4, 4, 4, 2], cells=2, cells_deal=2),
+    "alternate-kings": reduced("forecell", 5, [4, 4, 4, 4], cells=4, cells_deal=4),
+    "any-no-spaces": reduced("bakers-dozen", 4, [4, 3, 3, 3, 3]),
+    "klondike-draw-3": reduced("klondike", 4, [1, 2, 3], [0, 1, 2]),
+    "klondike-removable": reduced("klondike", 4, [1, 2, 3], [0, 1, 2], removable=True),
+    "klondike-draw-1": reduced("klondike-draw-1", 4, [1, 2, 3], [0, 1, 2]),
+    "two-packs-draw-1": reduced("forty-thieves", 3, [3, 3, 3, 3]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(SMALL))
+def test_dominance_keeps_every_verdict(variant):
+    """Complete searches with and without the automatic foundation moves agree, deal by deal."""
+    lay = SMALL[variant]
+    verdicts = []
+    for seed in range(1, 41):
+        deal = deals.from_seed(lay, seed)
+        with_forced = dfs(start_position(lay, deal), Limits(max_nodes=400_000), use_forced=True)
+        without = dfs(start_position(lay, deal), Limits(max_nodes=400_000), use_forced=False)
+        assert "unknown" not in (with_forced.verdict, without.verdict), (variant, seed)
+        assert with_forced.verdict == without.verdict, (variant, seed)
+        assert with_forced.nodes <= without.nodes + 1
+        verdicts.append(with_forced.verdict)
+    assert "won" in verdicts  # the test compares real searches, not empty ones
+
+
+# ------------------------------------------------------------ whole deals
+
+
+@pytest.mark.parametrize("name, seed", [("freecell", 1), ("freecell", 2), ("freecell", 1000),
+                                        ("bakers-game", 1), ("eight-off", 1), ("seahaven-towers", 2),
+                                        ("klondike", 1), ("klondike-draw-1", 1)])
+def test_deals_won_and_verified(name, seed):
+    lay = api.load_layout(name)
+    result = api.solve(lay, seed=seed, limits=Limits(timeout=60))
+    assert result.verdict == "won"
+    assert api.verify(result.to_json(), lay) is None  # (api.solve checked it too)
+
+
+def test_freecell_11982_is_lost():
+    """The one Microsoft deal of 1..32000 that cannot be won (a complete search, about 250k nodes)."""
+    result = api.solve(api.load_layout("freecell"), seed=11982, limits=Limits(timeout=600))
+    assert result.verdict == "lost"
+
+
+def test_the_referee_names_the_illegal_move():
+    lay = api.load_layout("freecell")
+    deal = deals.from_seed(lay, 1)
+    solution = api.solve(lay, deal=deal).solution
+    assert replay(lay, deal, solution) is None
+    bad = [dict(m) for m in solution]
+    # Send a card to a foundation that does not take it.
+    k = next(i for i, m in enumerate(bad) if m["to"].startswith("foundation") and m["card"][0] != "A")
+    bad[k]["to"] = "foundation:" + str((int(bad[k]["to"].split(":")[1]) + 1) % 4)
+    assert replay(lay, deal, bad).startswith(f"move {k + 1}: ")
+    # Leave a move out: some later move becomes illegal, or the game is not won.
+    assert replay(lay, deal, solution[:5] + solution[6:]) is not None
+    assert "not on the foundations" in replay(lay, deal, solution[:-1])
+    # A group too large for the cells and spaces.
+    _, pos = hand("freecell", ["8C QH JC TD", "KS", "2D"], cells=["3S"])
+    tiny = {"tableau:0": cards_of("8C QH JC TD"), "tableau:1": cards_of("KS"), "tableau:2": cards_of("2D"),
+            "cell:0": cards_of("3S")}
+    small = replace(lay, tableau=replace(lay.tableau, count=3, deal=(4, 1, 1), face_down=(0, 0, 0)),
+                    cells=replace(lay.cells, count=1))
+    msg = replay(small, tiny, [{"card": "QH", "from": "tableau:0", "to": "tableau:1", "count": 3}])
+    assert msg.startswith("move 1: 3 cards move together but the cells and spaces carry only 1")
+
+
+def cards_of(text: str) -> list[int]:
+    return [cards.parse(c) for c in text.split()]
+
+
+def test_the_referee_checks_klondike_turns_and_face_down_cards():
+    lay = api.load_layout("klondike")
+    deal = deals.from_seed(lay, 1)
+    result = api.solve(lay, deal=deal, limits=Limits(timeout=60))
+    sol = result.solution
+    assert replay(lay, deal, sol) is None
+    turns = [i for i, m in enumerate(sol) if m["from"] == "stock"]
+    assert turns and all(sol[i].get("count", 1) in (1, 2, 3) for i in turns)
+    bad = [dict(m) for m in sol]
+    bad[turns[0]]["count"] = 1 if bad[turns[0]].get("count", 1) != 1 else 2
+    assert replay(lay, deal, bad).startswith(f"move {turns[0] + 1}: turning gives")
+    down_card = cards.name(deal["tableau:6"][0])  # the bottom card of the last column, face down
+    msg = replay(lay, deal, [{"card": down_card, "from": "tableau:6", "to": "tableau:0", "count": 7}])
+    assert msg.startswith("move 1:")
+
+
+@pytest.mark.parametrize("name", ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"])
+def test_freecell_family_boards_round_trip(name):
+    lay = api.load_layout(name)
+    for seed in (1, 617, 11982):
+        deal = deals.from_seed(lay, seed)
+        assert deals.parse_board(deals.to_board(deal, lay), lay, "x.board") == deal
