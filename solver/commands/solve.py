@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="CP-SAT search workers (default: CP-SAT's own choice)")
     p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
                    help="fix the CP-SAT random seed and run deterministically")
+    p.add_argument("--shortest", action="store_true",
+                   help="a win with the fewest moves, by breadth-first search over the state graph (small or "
+                        "reduced deals: it keeps every state it meets; --max-nodes bounds them)")
     p.set_defaults(handler=run_solve)
 
     p = sub.add_parser("verify", help="replay a result's solution and check every move")
@@ -58,6 +61,8 @@ def engine_options(args: argparse.Namespace) -> dict:
 
 def run_solve(args: argparse.Namespace) -> int:
     layout, deal = load(args)
+    if getattr(args, "shortest", False):
+        return run_shortest(args, layout, deal)
     try:
         result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
                            limits=limits_from(args), **engine_options(args))
@@ -70,6 +75,17 @@ def run_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print(format_result(result, layout))
+    return result.exit_code
+
+
+def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
+    """``--shortest``: the breadth-first shortest win of ``solver.graph``, replayed by the referee."""
+    from ..graph import solve_shortest
+
+    if args.engine != "dfs":
+        raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
+    result = solve_shortest(layout, deal, args.seed, limits_from(args))
+    print(json.dumps(result.to_json()) if args.json else format_result(result, layout))
     return result.exit_code
 
 
