@@ -55,7 +55,8 @@ def markdown(report: dict[str, Any]) -> str:
     if cfg.get("command"):
         md += [f"`{cfg['command']}`", ""]
     md += [f"Machine: {m['cpu']}, {m['cores']} cores, {m['platform']}; load {m['load_at_start']} at the "
-           f"start and {report.get('load_at_end')} at the end; {m['date']}; commit {m['commit']}; "
+           f"start and {report.get('load_at_end')} at the end; {m['date']}; commit {m['commit']}"
+           f"{' with uncommitted changes in solver/' if m.get('uncommitted_changes') else ''}; "
            f"run took {report.get('wall_s')} s.", "",
            "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if val) + ".", "",
            f"Seeds {cfg['seeds']}, engines {', '.join(cfg['engines'])}, timeout {cfg['timeout']} s per deal, "
