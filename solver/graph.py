@@ -512,15 +512,20 @@ def draw_png(g: nx.DiGraph, path: str) -> None:
     import matplotlib.pyplot as plt
 
     e = exportable(g)
-    pos = nx.multipartite_layout(e, subset_key="depth", align="horizontal")
+    # Rows by steps from the deal (a decision is a step here, so that no row holds a state and the
+    # result of its decision); every state was reached from the deal, so every state gets a row.
+    steps = nx.single_source_shortest_path_length(e, e.graph["root"])
+    nx.set_node_attributes(e, steps, "row")
+    pos = nx.multipartite_layout(e, subset_key="row", align="horizontal")
     pos = {k: (x, -y) for k, (x, y) in pos.items()}  # the deal at the top
-    depths = {d for _, d in e.nodes(data="depth")}
-    fig, ax = plt.subplots(figsize=(min(24, 4 + n ** 0.5 * 1.2), min(18, 3 + len(depths) * 0.6)))
+    rows = len(set(steps.values()))
+    fig, ax = plt.subplots(figsize=(min(24, 4 + n ** 0.5 * 1.2), min(18, 3 + rows * 0.6)))
     edges_on = [(u, v) for u, v, d in e.edges(data=True) if d.get("shortest")]
-    edges_off = [(u, v) for u, v, d in e.edges(data=True) if not d.get("shortest")]
     size = 300 if n <= 60 else max(20, 6000 // n)
-    nx.draw_networkx_edges(e, pos, edgelist=edges_off, ax=ax, edge_color="#999999", width=0.6,
-                           arrowsize=6, node_size=size)
+    for kind, style in (("move", "solid"), ("decision", "dashed")):
+        edges_off = [(u, v) for u, v, d in e.edges(data=True) if not d.get("shortest") and d.get("kind") == kind]
+        nx.draw_networkx_edges(e, pos, edgelist=edges_off, ax=ax, edge_color="#999999", width=0.6,
+                               arrowsize=6, node_size=size, style=style)
     nx.draw_networkx_edges(e, pos, edgelist=edges_on, ax=ax, edge_color="red", width=2.2, arrowsize=9,
                            node_size=size)
     for won in (False, True):  # won states as larger stars, on top
@@ -540,7 +545,8 @@ def draw_png(g: nx.DiGraph, path: str) -> None:
     f = figures(g)
     win = f"shortest win {f['shortest_win']} moves" if f["shortest_win"] is not None else "no win found"
     ax.set_title(f"{g.graph.get('layout', '')}: {f['states']} states, {f['moves']} moves, {win}\n"
-                 "gold: won; green: still winnable; grey: lost; white: unknown; red: a shortest win",
+                 "gold: won; green: still winnable; grey: lost; white: unknown; red: a shortest win; "
+                 "dashed: a decision",
                  fontsize=9)
     ax.axis("off")
     fig.tight_layout()
