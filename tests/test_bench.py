@@ -120,6 +120,33 @@ def test_absent_peer_is_skipped_with_a_note(monkeypatch):
     assert any("fc-solve is not installed" in n for n in rep["notes"])
 
 
+def test_peer_end_to_end_with_a_stand_in(tmp_path, monkeypatch):
+    """The whole peer path (board file, process, parser, summary) with a stand-in fc-solve that
+    prints the stored sample, so that it runs where fc-solve is not installed."""
+    fake = tmp_path / "fc-solve"
+    fake.write_text(f'#!/bin/sh\nif [ "$1" = --version ]; then echo "libfreecell-solver version 9.9.9"; '
+                    f'else cat "{DATA / "fc-solve-solved.txt"}"; fi\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(peers, "fc_solve_path", lambda: str(fake))
+    rep = session.run(Config(targets=[Target("freecell")], seeds=[1, 2], engines=[], peers=True,
+                             peer_args=["-l", "lg"]), progress=False)
+    [peer] = rep["peers"]
+    assert (peer["peer"], peer["version"], peer["deals"], peer["won"]) == ("fc-solve", "9.9.9", 2, 2)
+    assert peer["median_iterations"] == 4217 and peer["options"][-2:] == ["-l", "lg"]
+    assert [r["moves"] for r in peer["rows"]] == [4, 4]
+    md = report.markdown(rep)
+    assert "| freecell | fc-solve | 9.9.9 | 2 | 2 | 0 | 0 | 0 |" in md
+
+
+def test_benchmarks_suite_runs_patience_bench(tmp_path):
+    from benchmarks import bench as suite
+
+    assert suite.run(["debutante@5", "--seeds", "1", "--engines", "dfs", "--no-plots", "--out", str(tmp_path)]) == 0
+    rep = json.loads((tmp_path / "bench.json").read_text())
+    assert rep["config"]["command"].startswith("patience bench debutante@5 --seeds 1 --engines dfs")
+    assert rep["results"][0]["won"] == 1
+
+
 @pytest.mark.skipif(peers.fc_solve_path() is None, reason="fc-solve is not installed")
 def test_fc_solve_runs_on_a_deal():
     from solver import deal as deals
@@ -178,6 +205,7 @@ def test_busy_warning(monkeypatch):
     (["golf@3"], "--max-ranks 3"),
     (["golf", "--scaling-ranks", "0,5"], "--scaling-ranks"),
     (["golf", "--jobs", "0"], "--jobs"),
+    (["golf", "--peers", "--fc-solve-args", "'open"], "--fc-solve-args"),
     (["golf", "--seeds", "1-2", "--out", "FILE"], "is a file"),
 ])
 def test_bad_input_one_line_exit_2(argv, words, tmp_path, capsys, monkeypatch):

@@ -76,7 +76,9 @@ def markdown(report: dict[str, Any]) -> str:
         md += ["## Peers", ""]
         if report["peers"]:
             md += ["fc-solve is run as a separate process per deal (`fc-solve -m -sel` with the game "
-                   "options derived from the layout); its seconds include starting the process. "
+                   "options derived from the layout, and `--fc-solve-args` if given: "
+                   f"`{' '.join(cfg.get('peer_args') or []) or 'none'}`); its seconds include starting "
+                   "the process. "
                    "Its `lost` is fc-solve's own claim (its scan found no solution with its move types).", "",
                    markdown_table(report["peers"], PEER_COLUMNS), "",
                    "time_ratio = our median seconds / the peer's median seconds on the same deals; "

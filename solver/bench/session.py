@@ -26,6 +26,7 @@ class Config:
     timeout: float | None = 10.0
     jobs: int = 1
     peers: bool = False
+    peer_args: list[str] = field(default_factory=list)  # extra fc-solve arguments, e.g. ["-l", "lg"]
     perft: bool = False
     perft_playouts: int = 100
     scaling: bool = False
@@ -140,6 +141,8 @@ def _peer(config: Config, t: Target, lay: Any, seeds: list[int | None], report: 
 
     notes = report["notes"]
     opts = fc_solve_options(lay)
+    if opts is not None:
+        opts += config.peer_args
     if opts is None:
         notes.append(f"peers for {t.label}: none; fc-solve plays the FreeCell family only "
                      f"(and whole decks), and no peer adapter covers this family yet")

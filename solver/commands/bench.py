@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck (ranks A..R) for every LAYOUT given without @R")
     p.add_argument("--peers", action="store_true", help="also run the peers that cover a layout (fc-solve)")
+    p.add_argument("--fc-solve-args", default="", metavar="ARGS",
+                   help="more fc-solve arguments for --peers, e.g. '-l lg' (its fastest preset); "
+                        "default: none, fc-solve's default scan")
     p.add_argument("--perft", action="store_true", help="also measure the engine core's raw speed")
     p.add_argument("--perft-playouts", type=positive_int, default=100, metavar="N",
                    help="random playouts per start position for --perft (default 100)")
@@ -52,6 +55,13 @@ def _list(text: str, option: str) -> list[str]:
     return items
 
 
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise InputError(f"--fc-solve-args {text!r}: {e}") from None
+
+
 def _ranks(text: str) -> tuple[int, ...]:
     try:
         ranks = tuple(int(w) for w in _list(text, "--scaling-ranks"))
@@ -69,7 +79,8 @@ def config_from(args: argparse.Namespace) -> Any:
     return bench.Config(
         targets=[bench.Target.parse(t, args.max_ranks) for t in (args.layouts or DEFAULT_LAYOUTS)],
         seeds=parse_seeds(args.seeds), engines=_list(args.engines, "--engines"), timeout=args.timeout,
-        jobs=args.jobs, peers=args.peers, perft=args.perft, perft_playouts=args.perft_playouts,
+        jobs=args.jobs, peers=args.peers, peer_args=_split(args.fc_solve_args), perft=args.perft,
+        perft_playouts=args.perft_playouts,
         scaling=args.scaling, scaling_layouts=_list(args.scaling_layouts, "--scaling-layouts"),
         scaling_ranks=_ranks(args.scaling_ranks), scaling_seeds=parse_seeds(args.scaling_seeds),
         command=_command_line(args))
@@ -83,6 +94,8 @@ def _command_line(args: argparse.Namespace) -> str:
         words += ["--max-ranks", str(args.max_ranks)]
     if args.peers:
         words.append("--peers")
+        if args.fc_solve_args:
+            words += ["--fc-solve-args", args.fc_solve_args]
     if args.perft:
         words += ["--perft", "--perft-playouts", str(args.perft_playouts)]
     if args.scaling:
