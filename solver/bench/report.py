@@ -89,7 +89,8 @@ def markdown(report: dict[str, Any]) -> str:
             md += ["No peer ran (see the notes).", ""]
     if report["perft"]:
         md += ["## Core speed (perft)", "",
-               "Random playouts from the start positions of seeds 1..3 (the same moves on every machine): "
+               "Random playouts from the start positions of seeds 1..3 (the one start of a peg board), the same "
+               "moves on every machine: "
                "at each position the legal moves are generated and the key computed, one move is pushed; "
                "then all are popped. Rates are per second of the calls themselves.", "",
                markdown_table(report["perft"], PERFT_COLUMNS)]

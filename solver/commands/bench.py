@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
+from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from ..errors import InputError
@@ -111,7 +113,11 @@ def run_bench(args: argparse.Namespace) -> int:
     config = config_from(args)
     bench.check(config)
     out = prepare_out(args.out)
-    report = bench.run(config)
+    try:
+        report = bench.run(config)
+    except BrokenExecutor:
+        print("patience: a worker process died (killed, or out of memory?); no report written", file=sys.stderr)
+        return 1
     files = bench.write(report, out, plots=not args.no_plots)
     rows = [r for r in report["results"] if "skipped" not in r]
     cols = ["layout", "engine", "deals", "won", "lost", "unknown", "median_s", "p90_s", "max_s", "nodes_per_s",
