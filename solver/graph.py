@@ -109,13 +109,14 @@ class Exploration:
         return [m for part in reversed(parts) for m in part]
 
     def goto(self, key: Hashable) -> None:
+        """Put the position on ``key``'s representative, taking back only the moves not shared."""
         target = self.line(key)
         hist = self.pos.history
         same = 0
         limit = min(len(target), len(hist) - self.depth0)
         while same < limit and hist[self.depth0 + same] == target[same]:
             same += 1
-        while len(hist) > self.depth0 + same:
+        while len(self.pos.history) > self.depth0 + same:
             self.pos.pop()
         for m in target[same:]:
             self.pos.push(m)
