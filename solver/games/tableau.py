@@ -50,6 +50,7 @@ TURN = (-1,)
 REDEAL = (-2,)
 UNLIMITED = 10**9
 NEED_W = 1
+FLIP_W = 6
 
 
 class TableauPosition:
@@ -549,6 +550,8 @@ class TableauPosition:
                 d += 3 * (pref_out[src][h - n] - pref_out[src][h])
                 if h == n and any_space:
                     d -= 3
+                if self.down[src] and h - n == self.down[src]:
+                    d -= FLIP_W  # turns a card face up
                 group = cols[src][h - n:]
                 if nneed[src]:
                     d -= NEED_W * n * (nneed[src] - sum(1 for c in group if c in need))
