@@ -7,7 +7,7 @@ interval with unknowns counted as lost (low end) and as won (high end), and
 the share left unknown.  A long run; publish at least 1,000 seeds per layout,
 10,000 where time allows.
 
-    python -m benchmarks.winrates [--seeds 10000] [--timeout 60] [--jobs N]
+    python -m benchmarks winrates [--seeds 10000] [--timeout 60] [--jobs N]
 """
 
 from __future__ import annotations
@@ -47,13 +47,14 @@ def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
             "wall_s_this_run": round(wall, 1)}
 
 
-def run(args: argparse.Namespace) -> None:
-    layouts = getattr(args, "layouts", None) or LAYOUTS
-    n = getattr(args, "seeds", 1000)
-    engine = getattr(args, "engine", "dfs")
-    limits = Limits(timeout=getattr(args, "timeout", 60.0), max_memory=getattr(args, "max_memory", None))
-    jobs = getattr(args, "jobs", None) or batch.default_jobs()
-    db_dir = Path(getattr(args, "db_dir", "winrates-db"))
+def run(argv: list[str]) -> None:
+    args = parser().parse_args(argv)
+    layouts = args.layouts
+    n = args.seeds
+    engine = args.engine
+    limits = Limits(timeout=args.timeout, max_memory=args.max_memory)
+    jobs = args.jobs or batch.default_jobs()
+    db_dir = Path(args.db_dir)
     db_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in layouts:
@@ -72,8 +73,8 @@ def run(args: argparse.Namespace) -> None:
     record("winrates", rows, columns, notes=notes, details={"seeds": [1, n], "limits": vars(limits)})
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks winrates", description=__doc__.splitlines()[0])
     p.add_argument("--layouts", nargs="+", default=LAYOUTS, help=f"default: {' '.join(LAYOUTS)}")
     p.add_argument("--seeds", type=int, default=1000, help="seeds 1..N of each layout (default 1000)")
     p.add_argument("--engine", default="dfs")
@@ -81,8 +82,8 @@ def main() -> None:
     p.add_argument("--max-memory", type=int, default=None, help="bytes of transposition table per deal")
     p.add_argument("--jobs", type=int, default=None, help="default: every core")
     p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")
-    run(p.parse_args())
+    return p
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:])

@@ -43,6 +43,12 @@ def make_deal(layout: Any, seed: int | None = None, deal_file: str | None = None
     return deals.from_seed(layout, seed)
 
 
+def _reduced(layout: Any) -> int | None:
+    """The top rank of a reduced deck, or None for the full deck."""
+    rank = getattr(layout, "max_rank", 13)
+    return None if rank == 13 else rank
+
+
 class VerificationFailed(PatienceError):
     """An engine claimed a win whose solution does not replay: a bug, never a verdict."""
 
@@ -65,7 +71,8 @@ def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = Non
     deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal)
     result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
                     reason=run.reason, stats=stats, deal=deal_json,
-                    solution=run.solution if run.verdict == "won" else None)
+                    solution=run.solution if run.verdict == "won" else None,
+                    max_rank=_reduced(layout))
     if result.verdict == "won":
         problem = verify_solution(layout, deal, result.solution or [])
         if problem is not None:
@@ -81,7 +88,7 @@ def verify(result: Result | dict[str, Any], layout: Any = None) -> str | None:
 
     if isinstance(result, dict):
         result = Result.from_json(result)
-    layout = load_layout(layout or result.layout)
+    layout = load_layout(layout or result.layout, result.max_rank if layout is None else None)
     deal = deals.from_json(result.deal, layout, "result deal") if not hasattr(layout, "deal_from_json") \
         else layout.deal_from_json(result.deal)
     return verify_solution(layout, deal, result.solution or [])

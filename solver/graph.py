@@ -387,8 +387,9 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
     if solution is not None:
         stats["moves"] = len(solution)
     deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else to_json(deal)
+    rank = getattr(layout, "max_rank", 13)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
-                    stats=stats, deal=deal_json, solution=solution)
+                    stats=stats, deal=deal_json, solution=solution, max_rank=None if rank == 13 else rank)
     if solution is not None:
         problem = verify_solution(layout, deal, solution)
         if problem is not None:

@@ -75,3 +75,18 @@ def test_random_seed_option_reaches_the_search():
     a = api.solve("colorado", seed=2, limits=Limits(max_nodes=20_000), random_seed=3)
     b = api.solve("colorado", seed=2, limits=Limits(max_nodes=20_000), random_seed=3)
     assert a.verdict == b.verdict and a.solution == b.solution
+
+
+def test_a_reduced_deck_result_verifies_from_its_json_alone(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    res = api.solve(api.load_layout("debutante", 5), seed=2)
+    assert res.verdict == "won" and res.to_json()["max_rank"] == 5
+    assert api.verify(res.to_json()) is None
+    assert "max_rank" not in api.solve("colorado", seed=3, limits=Limits(max_nodes=20_000)).to_json()
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(res.to_json()))
+    out = subprocess.run([sys.executable, "-m", "solver", "verify", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
