@@ -87,8 +87,8 @@ class Restarts:
     search would.  ``seed`` fixes the shaking, so runs repeat exactly.
     """
 
-    base: int = 1000
-    noise: float = 0.15
+    base: int = 100
+    noise: float = 0.08
     seed: int = 0
 
 
