@@ -51,6 +51,8 @@ REDEAL = (-2,)
 UNLIMITED = 10**9
 NEED_W = 1
 FLIP_W = 6
+DIS_W = 1000
+_DOWN_BYTES = [bytes((200 + d,)) for d in range(56)]  # a column's face-down count, first in its key
 
 
 class TableauPosition:
@@ -318,7 +320,8 @@ class TableauPosition:
 
     def key(self) -> Hashable:
         if self.has_face_down:
-            cols = sorted(bytes((self.down[i] + 200,)) + bytes(c) for i, c in enumerate(self.cols))
+            kd = _DOWN_BYTES
+            cols = sorted([kd[d] + bytes(c) for d, c in zip(self.down, self.cols)])
         else:
             cols = sorted(map(bytes, self.cols))
         parts = b"\xff".join(cols)
@@ -575,7 +578,7 @@ class TableauPosition:
                         m = r
             elif dst < W:
                 d += 2
-            out.append((score - 1000 * d if score < 900 else score, mv))
+            out.append((score - DIS_W * d if score < 900 else score, mv))
         return out
 
     def _next_needed(self) -> dict[int, bool]:
