@@ -76,6 +76,11 @@ class ReservePosition:
         # placements (Sly Fox), whose count a pack card played at once would
         # change.  Tests comparing searches with and without it found both.
         self.dominance = dominance and len(fnd.rows) <= 2 and not self.refill and not s.batch
+        # For column (and waste) cards alone the decision stays sound with
+        # batches: a column card played to a foundation does not count in a
+        # batch, and columns play only between batches.  So Sly Fox keeps it
+        # for its columns, though not for its pack cards.
+        self.column_dominance = dominance and len(fnd.rows) <= 2 and not self.refill
 
         self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
@@ -167,13 +172,13 @@ class ReservePosition:
         refill = self._pending_refill()
         if refill is not None:
             return [refill]
-        if self.dominance:
+        if self.column_dominance:
             decision = self._decision()
             if decision is not None:
                 return decision
         found_moves: list[Move] = []
         other: list[Move] = []
-        if self.batch_left == 0 and not self.dominance:
+        if self.batch_left == 0 and not self.column_dominance:
             seen: set[tuple[Any, ...]] = set()  # identical columns: try one of them
             for i, col in enumerate(self.cols):
                 if col:
@@ -245,7 +250,7 @@ class ReservePosition:
         refill = self._pending_refill()
         if refill is not None:
             return refill
-        if self.dominance:
+        if self.column_dominance:
             decision = self._decision()
             if decision is not None and len(decision) == 1:
                 return decision[0]
