@@ -18,6 +18,19 @@ class EngineRun:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
+def solution_json(pos: Any, moves: list[Any]) -> list[dict[str, Any]]:
+    """The moves, played from ``pos``, in the result contract; ``pos`` is left as it was."""
+    solution = []
+    for m in moves:
+        record = pos.move_json(m)
+        if record is not None:  # None: a decision of the search, not a move of the game
+            solution.append(record)
+        pos.push(m)
+    for _ in moves:
+        pos.pop()
+    return solution
+
+
 def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     from .games import start_position
 
@@ -27,14 +40,7 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
         restarts = Restarts(seed=options.get("random_seed") or 0)
     out = dfs(pos, limits, use_forced=options.get("use_forced", True),
               use_bounds=options.get("use_bounds", True), restarts=restarts)
-    solution = None
-    if out.verdict == "won":
-        solution = []
-        for m in out.moves:
-            record = pos.move_json(m)
-            if record is not None:  # None: a decision of the search, not a move of the game
-                solution.append(record)
-            pos.push(m)
+    solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
                      {"table": out.table_size, "evictions": out.evictions})
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from solver import api
 from solver import deal as deals
+from solver.engines import solution_json
 from solver.games.reserve import ReservePosition
 from solver.search import Limits, dfs
 from solver.verify import verify_solution
@@ -29,13 +30,7 @@ def small(name: str, ranks: int, columns: int):
 def verdict(lay, deal, *, dominance: bool, bounds: bool) -> tuple[str, list]:
     pos = ReservePosition(lay, deal, dominance=dominance)
     out = dfs(pos, Limits(max_nodes=60_000), use_forced=dominance, use_bounds=bounds)
-    solution = []
-    for m in out.moves:
-        rec = pos.move_json(m)
-        if rec is not None:
-            solution.append(rec)
-        pos.push(m)
-    return out.verdict, solution
+    return out.verdict, solution_json(pos, out.moves)
 
 
 # (ranks, columns) per layout: small enough for the plain search to finish,

@@ -8,6 +8,7 @@ import pytest
 
 from solver import api
 from solver import deal as deals
+from solver.engines import solution_json
 from solver.games import start_position
 from solver.search import Limits, Restarts, dfs, luby
 from solver.verify import verify_solution
@@ -45,15 +46,7 @@ def test_restarts_keep_every_verdict(name, ranks, columns):
         assert shaken.verdict == plain.verdict, (name, seed)
         verdicts[plain.verdict] += 1
         if shaken.verdict == "won":
-            solution = []
-            for m in shaken.moves:
-                rec = pos.move_json(m)
-                if rec is not None:
-                    solution.append(rec)
-                pos.push(m)
-            for _ in shaken.moves:
-                pos.pop()
-            assert verify_solution(lay, deal, solution) is None
+            assert verify_solution(lay, deal, solution_json(pos, shaken.moves)) is None
         assert not pos.history  # the search leaves the position as it found it
     assert verdicts["won"] + verdicts["lost"] >= 15, verdicts
 
