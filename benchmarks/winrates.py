@@ -7,18 +7,19 @@ interval with unknowns counted as lost (low end) and as won (high end), and
 the share left unknown.  A long run; publish at least 1,000 seeds per layout,
 10,000 where time allows.
 
-    python -m benchmarks winrates [--seeds 10000] [--timeout 60] [--jobs N]
+    python -m benchmarks winrates [--seeds 10000] [--timeout 60] [--max-nodes N] [--jobs N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import record
+from benchmarks.common import RESULTS, record
 from solver import api, batch
 from solver.search import Limits
 
@@ -49,28 +50,34 @@ def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
 
 def run(argv: list[str]) -> None:
     args = parser().parse_args(argv)
-    layouts = args.layouts
     n = args.seeds
-    engine = args.engine
-    limits = Limits(timeout=args.timeout, max_memory=args.max_memory)
+    limits = Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=args.max_memory)
+    limit_text = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in vars(limits).items() if v is not None)
     jobs = args.jobs or batch.default_jobs()
     db_dir = Path(args.db_dir)
     db_dir.mkdir(parents=True, exist_ok=True)
     rows = []
-    for name in layouts:
-        print(f"{name}: seeds 1..{n}", file=sys.stderr, flush=True)
-        rows.append(win_rate(name, n, engine, limits, jobs, db_dir))
+    for name in args.layouts:
+        print(f"{name}: seeds 1..{n}, engine {args.engine}, {limit_text}", file=sys.stderr, flush=True)
+        rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir) | {"limits": limit_text})
         print(batch.format_table([rows[-1] | {"median_seconds": rows[-1]["median_s"],
                                               "p90_seconds": rows[-1]["p90_s"]}]), file=sys.stderr)
-    limit_text = ", ".join(f"{k} {v}" for k, v in vars(limits).items() if v is not None)
-    notes = (f"Seeds 1..{n} of each layout, engine {engine}, per-deal limits: {limit_text}. "
+    # Layouts measured before (perhaps with another engine or limit) keep their rows.
+    previous = RESULTS / "winrates.json"
+    if previous.exists():
+        done = {r["layout"] for r in rows}
+        rows = [r for r in json.loads(previous.read_text())["summary"] if r["layout"] not in done] + rows
+    rows.sort(key=lambda r: LAYOUTS.index(r["layout"]) if r["layout"] in LAYOUTS else len(LAYOUTS))
+    notes = ("Seeds 1..deals of each layout, with the engine and per-deal limits of its row (each layout "
+             "with the engine that decides the most of its deals in the time there was). "
              "win_rate = won / decided. [win_rate_low, win_rate_high] is the 95% Wilson interval of "
              "the won share of all deals with every unknown counted as lost (low) and as won (high), so "
-             "it holds whatever the unknowns turn out to be. The databases are in "
+             "it holds whatever the unknowns turn out to be. Every won was replayed by the referee; every "
+             "lost is a complete search or a sound bound. The databases are in "
              f"{db_dir}/ (`patience report` reads them).")
-    columns = ["layout", "rules_version", "engine", "deals", "won", "lost", "unknown", "win_rate",
+    columns = ["layout", "rules_version", "engine", "limits", "deals", "won", "lost", "unknown", "win_rate",
                "win_rate_low", "win_rate_high", "unknown_share", "median_s", "p90_s"]
-    record("winrates", rows, columns, notes=notes, details={"seeds": [1, n], "limits": vars(limits)})
+    record("winrates", rows, columns, notes=notes)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -79,6 +86,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", type=int, default=1000, help="seeds 1..N of each layout (default 1000)")
     p.add_argument("--engine", default="dfs")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (default 60)")
+    p.add_argument("--max-nodes", type=int, default=None,
+                   help="search nodes per deal: a limit that does not depend on the machine or its load")
     p.add_argument("--max-memory", type=int, default=None, help="bytes of transposition table per deal")
     p.add_argument("--jobs", type=int, default=None, help="default: every core")
     p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=nonnegative_int, default=None, metavar="K",
                    help="CP-SAT search workers (default: CP-SAT's own choice)")
     p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
-                   help="fix the CP-SAT random seed and run deterministically")
+                   help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
                    help="a win with the fewest moves, by breadth-first search over the state graph (small or "
                         "reduced deals: it keeps every state it meets; --max-nodes bounds them)")
