@@ -134,3 +134,19 @@ def test_memory_bound_evicts_but_keeps_the_verdict():
         assert full.verdict == tiny.verdict
         evicted += tiny.evictions
     assert evicted  # the bound did bite
+
+
+@pytest.mark.parametrize("seed", [10, 25, 54, 77])
+def test_copy_aware_counting_proves_losses_the_generous_count_missed(seed):
+    # Debutante on ranks A..5 with 3 columns: at these seeds the second copy of
+    # some card must stay out until its other foundation gets there, and the
+    # count of cards out then passes the 6 places at some turn.  The count that
+    # let one copy's play free both copies did not see it (checked when this
+    # bound came in); the plain search, with neither dominance nor bounds,
+    # confirms each loss.
+    lay = small("debutante", 5, 3)
+    deal = deals.from_seed(lay, seed)
+    assert ReservePosition(lay, deal).is_dead()
+    plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=300_000),
+                use_forced=False, use_bounds=False)
+    assert plain.verdict == "lost"
