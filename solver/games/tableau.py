@@ -113,6 +113,8 @@ class TableauPosition:
                       for c in range(ncard)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
+        # Lateral moves only together with a use of the card they uncover (see _uses_after).
+        self.lateral_only_with_use = t.moves == "sequence" and ncell == 0
 
         self.history: list[Any] = []
         self._undo: list[Any] = []  # per primitive: what pop needs
@@ -200,26 +202,33 @@ class TableauPosition:
     # ---------------------------------------------------------- playing
 
     def push(self, move: Any) -> None:
-        if len(move) == 4:  # a waste card further in: turn (and redeal) first
-            q = move[3]
-            n = 0
-            L = len(self.ring)
-            if not (q >= self.wp and ((q - self.wp) % self.k == 0 or q == L)):
-                while self.wp < L:
-                    self._prim(TURN)
-                    n += 1
-                self._prim(REDEAL)
-                n += 1
-            while self.wp < q:
+        if move[0] == "C":  # a lateral move and the use of the card it uncovers
+            self._groups.append(self._play(move[1]) + self._play(move[2]))
+        else:
+            self._groups.append(self._play(move))
+
+    def _play(self, move: Any) -> int:
+        """Play ``move`` as primitive moves; how many."""
+        if len(move) != 4:
+            self._prim(move)
+            return 1
+        # a waste card further in: turn (and redeal) first
+        q = move[3]
+        n = 0
+        L = len(self.ring)
+        if not (q >= self.wp and ((q - self.wp) % self.k == 0 or q == L)):
+            while self.wp < L:
                 self._prim(TURN)
                 n += 1
-            if self.wp != q:
-                raise ValueError(f"waste card {q} is not reachable")
-            self._prim(move[:3])
-            self._groups.append(n + 1)
-        else:
-            self._prim(move)
-            self._groups.append(1)
+            self._prim(REDEAL)
+            n += 1
+        while self.wp < q:
+            self._prim(TURN)
+            n += 1
+        if self.wp != q:
+            raise ValueError(f"waste card {q} is not reachable")
+        self._prim(move[:3])
+        return n + 1
 
     def _prim(self, move: tuple[int, ...]) -> None:
         self.history.append(move)
@@ -398,7 +407,10 @@ class TableauPosition:
           one could: only the longest movable one (single cards are always offered, and a
           sequence move is only a shortcut for single moves through cells and spaces);
         * a foundation's ace or two coming back (an ace takes nothing; a two only an ace,
-          which can always go to its foundation instead).
+          which can always go to its foundation instead);
+        * with groups of any size and no cells, a lateral move (a group leaving a card it is
+          built on, turning nothing up) on its own: it comes only joined to a use of the card
+          it uncovers (``_uses_after``).
         Order: foundation moves, then moves that turn a card face up or empty a column,
         moves from cells to columns, column to column, from the waste, into spaces, to cells,
         from foundations.
@@ -418,6 +430,7 @@ class TableauPosition:
         max_empty = self._max_move(True) if first_empty >= 0 else 0
         fh = self.fh
         need = self._next_needed()
+        composites: list[tuple[int, Any]] = []
 
         # From the columns.
         for i in range(nc):
@@ -449,9 +462,14 @@ class TableauPosition:
                     elif fits[under][b]:
                         rest_score = -150  # breaks a built sequence
                 if n <= max_nonempty:
+                    lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
                     for j in range(nc):
                         if j != i and tops[j] >= 0 and fits[tops[j]][b]:
-                            scored.append((500 + rest_score + n, (i, j, n)))
+                            if lateral:
+                                composites.extend((500 + rest_score + n, ("C", (i, j, n), use))
+                                                  for use in self._uses_after((i, j, n)))
+                            else:
+                                scored.append((500 + rest_score + n, (i, j, n)))
                 if first_empty >= 0 and not whole and self.space_ok[b] and n <= max_empty:
                     if n == 1 or n == min(seq, max_empty):
                         scored.append((100 + rest_score + n, (i, first_empty, n)))
@@ -514,6 +532,9 @@ class TableauPosition:
 
         if len(scored) > 1:
             scored = self._rank_by_disorder(scored)
+        if composites:
+            scored += [(sc + 200, mv) for (sc, _), (_, mv) in zip(self._rank_by_disorder(
+                [(sc, mv[1]) for sc, mv in composites]), composites)]
         scored.sort(key=lambda sm: -sm[0])
         return [m for _, m in scored]
 
@@ -581,6 +602,49 @@ class TableauPosition:
             out.append((score - DIS_W * d if score < 900 else score, mv))
         return out
 
+    def _uses_after(self, lateral: tuple[int, int, int]) -> list[Any]:
+        """The moves that use the card a lateral move uncovers, played just after it.
+
+        A lateral move takes a group whose lowest card b lies on a card p that it builds on
+        (so it uncovers p, and turns nothing up) onto another column.  With groups of any
+        size and no cells (``lateral_only_with_use``) it is needed only just before p is used:
+        p goes to a foundation, or a group whose lowest card fits p comes onto it.  Proof:
+        in a win, delay the lateral move until just before p is next touched.  In between, p
+        lies on top of its column untouched; the moved group's column top q (a card of p's
+        rank and colour) stays uncovered, which only adds options; moves of the group, or of
+        cards onto it, are the same moves made from p's column; a group moved off q onto
+        another twin is moved there directly.  If p is next touched by moving p itself onto
+        another column, move p with the group on it (any size moves) and delay again.  If p
+        is never touched again it never reaches a foundation, so it is.  The lateral move is
+        thus always followed at once by one of the uses this lists (or the game never needs it).
+        """
+        self._play(lateral)
+        i = lateral[0]
+        p = self.cols[i][-1]
+        fits = self.fits
+        uses: list[Any] = []
+        f = self._found_for(p)
+        if f >= 0 and self.to_foundation:
+            uses.append((i, self.F + f, 1))
+        for k in range(self.nc):
+            if k == i:
+                continue
+            col = self.cols[k]
+            for n in range(1, self._seq_len(k) + 1):
+                if fits[p][col[-n]]:
+                    uses.append((k, i, n))
+        if self.ring:
+            for q in self._waste_reach():
+                if fits[p][self.ring[q - 1]]:
+                    uses.append((self.W, i, 1) if q == self.wp else (self.W, i, 1, q))
+        if self.removable:
+            for g in range(self.nf):
+                r = self.fh[g]
+                if r >= 3 and fits[p][cards.make(r, g & 3)]:
+                    uses.append((self.F + g, i, 1))
+        self._unprim()
+        return uses
+
     def _next_needed(self) -> dict[int, bool]:
         """The cards the foundations take next."""
         out = {}
@@ -615,6 +679,8 @@ class TableauPosition:
         A waste card further in (``(W, dst, 1, q)``) is named as its card move only; the
         solutions the engines report are made of the primitive moves ``history`` holds.
         """
+        if move[0] == "C":
+            return self.move_json(move[1])
         if move == TURN:
             n = min(self.k, len(self.ring) - self.wp)
             out = {"card": cards.name(self.ring[self.wp]), "from": "stock", "to": "waste"}
