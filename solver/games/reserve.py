@@ -79,8 +79,12 @@ class ReservePosition:
         # For column (and waste) cards alone the decision stays sound with
         # batches: a column card played to a foundation does not count in a
         # batch, and columns play only between batches.  So Sly Fox keeps it
-        # for its columns, though not for its pack cards.
-        self.column_dominance = dominance and len(fnd.rows) <= 2 and not self.refill
+        # for its columns, though not for its pack cards.  With immediate
+        # refills (Twenty) it holds for a card with another card under it
+        # (``_decides``): playing it early leaves the column what the later
+        # play would have left, and the cards under it stay until then, so no
+        # column empties at another moment and no refill changes.
+        self.column_dominance = dominance and len(fnd.rows) <= 2 and not (self.refill and self.fifo)
 
         self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
@@ -143,6 +147,10 @@ class ReservePosition:
                     return (STOCK, j)
         return None
 
+    def _decides(self, col: list[int]) -> bool:
+        """Whether the decision dominance covers the top card of ``col``."""
+        return len(col) > 1 or (bool(col) and not (self.refill and self.stock))
+
     def _decision(self) -> list[Move] | None:
         """The options of the first available card that a foundation takes now.
 
@@ -151,7 +159,7 @@ class ReservePosition:
         """
         if self.batch_left:
             return None
-        available = [(i, col[0] if self.fifo else col[-1]) for i, col in enumerate(self.cols) if col]
+        available = [(i, col[0] if self.fifo else col[-1]) for i, col in enumerate(self.cols) if self._decides(col)]
         if self.turn == "waste" and self.waste:
             available.append((WASTE, self.waste[-1]))
         for src, v in available:
@@ -178,10 +186,10 @@ class ReservePosition:
                 return decision
         found_moves: list[Move] = []
         other: list[Move] = []
-        if self.batch_left == 0 and not self.column_dominance:
+        if self.batch_left == 0:
             seen: set[tuple[Any, ...]] = set()  # identical columns: try one of them
             for i, col in enumerate(self.cols):
-                if col:
+                if col and not (self.column_dominance and self._decides(col)):
                     for f in self._accepting(self._top(col)):
                         t = (f, *col)
                         if t not in seen:
