@@ -77,6 +77,9 @@ def fc_solve_peer(seeds: list[int], timeout: float) -> dict[str, Any]:
 def run(args: Any = None) -> None:
     if args is None or isinstance(args, (list, tuple)):
         args = _parse(list(args or []))
+    from .common import machine
+
+    started = machine()  # the header of the record is taken at the end; the code run is this one
     layouts = args.layouts or LAYOUTS
     seeds = {lay: _seeds(args.seeds.get(lay, DEFAULT_SEEDS.get(lay, OTHER_SEEDS))) for lay in layouts}
     jobs = args.jobs or 1
@@ -126,7 +129,8 @@ def run(args: Any = None) -> None:
                   f"median {peer['median_s']:.4f} s", file=sys.stderr)
         else:
             print(peer["note"], file=sys.stderr)
-    notes = [f"dfs engine; timeout {args.timeout} s per deal; {jobs} process(es). Seconds are wall-clock "
+    notes = [f"Run started {started['date']} at commit {started['commit']} (load {started['load_at_start']}); "
+             f"dfs engine; timeout {args.timeout} s per deal; {jobs} process(es). Seconds are wall-clock "
              "per deal (dealing, search, the verifier's replay); the machine has 2 cores shared with other "
              "agents' work during the run, so wall times are inflated and noisy (see load_at_start); cpu_s "
              "is the CPU time of the solving processes. won_share_low/high: 95% Wilson interval with the "
