@@ -99,31 +99,44 @@ def gaps(layout: str, rows: dict[str, list[dict[str, Any]]], timeout: float) -> 
     return out
 
 
+MEASURED = ("faster", "ratio", "dfs_seconds", "cpsat_seconds", "undecided_by", "timeout")
+
+
 def write_gaps(new: list[dict[str, Any]], layouts: list[str]) -> None:
-    """Merge into seeds/engine-gap.toml: entries of the layouts just measured are replaced."""
+    """Merge into seeds/engine-gap.toml (a seed set, see seeds/README.md): entries of the layouts
+    just measured are replaced."""
     import tomllib
+
+    from benchmarks.common import machine
 
     old = []
     if GAP_FILE.exists():
-        old = [e for e in tomllib.loads(GAP_FILE.read_text()).get("deal", []) if e["layout"] not in layouts]
+        old = [{"layout": e["layout"], "seed": e["seed"], "verdict": e["verdict"], **e.get("measured", {})}
+               for e in tomllib.loads(GAP_FILE.read_text()).get("deal", []) if e["layout"] not in layouts]
     entries = sorted(old + new, key=lambda e: (e["layout"], e["seed"]))
+    info = machine()
     lines = [
         "# Deals on which one engine is far faster than the other: the DFS or CP-SAT decides the deal",
         f"# at least {GAP_RATIO:g} times (and {GAP_SECONDS:g} s) faster; an engine that did not decide within",
         "# `timeout` counts as taking the whole timeout (`undecided_by` names it).  Written by",
-        "# `python -m benchmarks cpsat` (seconds are wall seconds on the machine noted in",
-        "# benchmarks/results/cpsat.md).  Verdicts were replayed by the referee (won) or proved (lost).",
+        "# `python -m benchmarks cpsat`; the seconds are wall seconds on the machine noted in",
+        "# benchmarks/results/cpsat.md.",
+        'title = "Deals where one engine is far faster than the other"',
+        f'source = "this project\'s engines (python -m benchmarks cpsat, commit {info["commit"]}, '
+        f'{info["date"][:10]}): every won replayed by the referee, every lost proved by a complete search, '
+        'a sound bound or an infeasible exact model"',
         "",
     ]
     for e in entries:
-        lines.append("[[deal]]")
-        for key in ("layout", "seed", "verdict", "faster", "ratio", "dfs_seconds", "cpsat_seconds",
-                    "undecided_by", "timeout"):
-            v = e.get(key, "")
-            lines.append(f"{key} = {v!r}".replace("'", '"') if isinstance(v, str) else f"{key} = {v}")
-        lines.append("")
+        measured = ", ".join(f"{k} = {_toml(e.get(k, ''))}" for k in MEASURED)
+        lines += ["[[deal]]", f'layout = "{e["layout"]}"', f"seed = {e['seed']}", f'verdict = "{e["verdict"]}"',
+                  f"measured = {{ {measured} }}", ""]
     GAP_FILE.parent.mkdir(exist_ok=True)
     GAP_FILE.write_text("\n".join(lines))
+
+
+def _toml(v: Any) -> str:
+    return f'"{v}"' if isinstance(v, str) else f"{v}"
 
 
 def feature_study(timeout: float, workers: int) -> None:

@@ -17,7 +17,7 @@ from .errors import InputError
 SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 VERDICTS = ("won", "lost")
 _TOP_KEYS = ("title", "description", "layout", "source", "deal")
-_DEAL_KEYS = ("layout", "seed", "verdict", "source")
+_DEAL_KEYS = ("layout", "seed", "verdict", "source", "measured")
 
 
 class SeedSetError(InputError):
@@ -82,6 +82,8 @@ def parse_set(data: dict[str, Any], where: str) -> list[SeedEntry]:
         _known_keys(d, _DEAL_KEYS, where, key)
         entry_layout = _string(d, "layout", where, key, default=layout)
         entry_source = _string(d, "source", where, key, default=source)
+        if not isinstance(d.get("measured", {}), dict):
+            raise SeedSetError(f"{where}: {key}measured: expected a table of measurements")
         seed = d.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 1:
             raise SeedSetError(f"{where}: {key}seed: expected an integer >= 1, got {seed!r}")

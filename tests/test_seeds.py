@@ -75,6 +75,8 @@ BAD_SETS = {
                         r": layot: unknown key; allowed: title, description, layout, source, deal"),
     "unknown-deal-key": ('layout = "golf"\nsource = "s"\n[[deal]]\nseed = 1\nverdict = "won"\nnote = "x"\n',
                          r": deal\[0\]\.note: unknown key"),
+    "measured-not-a-table": ('layout = "golf"\nsource = "s"\n[[deal]]\nseed = 1\nverdict = "won"\nmeasured = 3\n',
+                             r": deal\[0\]\.measured: expected a table"),
     "bad-verdict": ('layout = "golf"\nsource = "s"\n[[deal]]\nseed = 1\nverdict = "unknown"\n',
                     r": deal\[0\]\.verdict: expected one of 'won', 'lost', got 'unknown'"),
     "no-source": ('layout = "golf"\n[[deal]]\nseed = 1\nverdict = "won"\n', r": deal\[0\]\.source: missing"),
