@@ -27,25 +27,26 @@ LAYOUTS = ["debutante", "colorado", "grandfather", "double-line", "twenty", "sly
 
 
 def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
-             db_dir: Path) -> dict[str, Any]:
+             db_dir: Path, retry_unknown: bool = False) -> dict[str, Any]:
     layout = api.load_layout(layout_name)
     store = batch.Store(db_dir / f"{layout_name}.sqlite", layout)
     try:
-        todo, progress = batch.plan(store, list(range(1, n + 1)), engine)
+        todo, progress = batch.plan(store, list(range(1, n + 1)), engine, retry_unknown)
         t0 = time.perf_counter()
         if todo:
             with batch.process_pool(min(jobs, len(todo))) as pool:
                 batch.run_batch(pool, 2 * jobs, layout, todo, engine, limits, store, progress)
         wall = time.perf_counter() - t0
-        rows = [(v, secs) for seed, v, secs in store.rows(engine) if seed <= n]
+        stored = sorted((seed, v, secs) for seed, v, secs in store.rows(engine) if seed <= n)
     finally:
         store.close()
-    s = batch.summarize(rows)
+    s = batch.summarize([(v, secs) for _, v, secs in stored])
     return {"layout": layout_name, "rules_version": layout.rules_version, "engine": engine,
             "deals": s["deals"], "won": s["won"], "lost": s["lost"], "unknown": s["unknown"],
             "win_rate": s["win_rate"], "win_rate_low": s["win_rate_low"], "win_rate_high": s["win_rate_high"],
             "unknown_share": s["unknown_share"], "median_s": s["median_seconds"], "p90_s": s["p90_seconds"],
-            "wall_s_this_run": round(wall, 1)}
+            "wall_s_this_run": round(wall, 1),
+            "per_seed": [[seed, v, round(secs, 3)] for seed, v, secs in stored]}
 
 
 def run(argv: list[str]) -> None:
@@ -56,28 +57,35 @@ def run(argv: list[str]) -> None:
     jobs = args.jobs or batch.default_jobs()
     db_dir = Path(args.db_dir)
     db_dir.mkdir(parents=True, exist_ok=True)
+    previous = RESULTS / "winrates.json"
+    before = {r["layout"]: r for r in json.loads(previous.read_text())["summary"]} if previous.exists() else {}
     rows = []
     for name in args.layouts:
         print(f"{name}: seeds 1..{n}, engine {args.engine}, {limit_text}", file=sys.stderr, flush=True)
-        rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir) | {"limits": limit_text})
+        label = limit_text
+        if args.retry_unknown and name in before:
+            label = f"{before[name].get('limits') or '?'}; unknowns retried with {limit_text}"
+        rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir, args.retry_unknown) | {"limits": label})
         print(batch.format_table([rows[-1] | {"median_seconds": rows[-1]["median_s"],
                                               "p90_seconds": rows[-1]["p90_s"]}]), file=sys.stderr)
+    per_seed = {r["layout"]: r.pop("per_seed") for r in rows}
     # Layouts measured before (perhaps with another engine or limit) keep their rows.
-    previous = RESULTS / "winrates.json"
     if previous.exists():
-        done = {r["layout"] for r in rows}
-        rows = [r for r in json.loads(previous.read_text())["summary"] if r["layout"] not in done] + rows
+        old = json.loads(previous.read_text())
+        rows = [r for r in old["summary"] if r["layout"] not in per_seed] + rows
+        per_seed = {k: v for k, v in old.get("per_seed", {}).items() if k not in per_seed} | per_seed
     rows.sort(key=lambda r: LAYOUTS.index(r["layout"]) if r["layout"] in LAYOUTS else len(LAYOUTS))
     notes = ("Seeds 1..deals of each layout, with the engine and per-deal limits of its row (each layout "
              "with the engine that decides the most of its deals in the time there was). "
              "win_rate = won / decided. [win_rate_low, win_rate_high] is the 95% Wilson interval of "
              "the won share of all deals with every unknown counted as lost (low) and as won (high), so "
              "it holds whatever the unknowns turn out to be. Every won was replayed by the referee; every "
-             "lost is a complete search or a sound bound. The databases are in "
-             f"{db_dir}/ (`patience report` reads them).")
+             "lost is a complete search or a sound bound. Every deal's verdict and seconds are in "
+             "winrates.json (`per_seed`: seed, verdict, seconds); `patience report` reads the batch "
+             "databases the run wrote.")
     columns = ["layout", "rules_version", "engine", "limits", "deals", "won", "lost", "unknown", "win_rate",
                "win_rate_low", "win_rate_high", "unknown_share", "median_s", "p90_s"]
-    record("winrates", rows, columns, notes=notes)
+    record("winrates", rows, columns, notes=notes, details={"per_seed": per_seed})
 
 
 def parser() -> argparse.ArgumentParser:
@@ -90,6 +98,8 @@ def parser() -> argparse.ArgumentParser:
                    help="search nodes per deal: a limit that does not depend on the machine or its load")
     p.add_argument("--max-memory", type=int, default=None, help="bytes of transposition table per deal")
     p.add_argument("--jobs", type=int, default=None, help="default: every core")
+    p.add_argument("--retry-unknown", action="store_true",
+                   help="solve again the deals stored as unknown (with these limits); the row says so")
     p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")
     return p
 
