@@ -63,7 +63,9 @@ def run(argv: list[str]) -> None:
     for name in args.layouts:
         print(f"{name}: seeds 1..{n}, engine {args.engine}, {limit_text}", file=sys.stderr, flush=True)
         label = limit_text
-        if args.retry_unknown and name in before:
+        if args.limits_note:
+            label = args.limits_note
+        elif args.retry_unknown and name in before:
             label = f"{before[name].get('limits') or '?'}; unknowns retried with {limit_text}"
         rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir, args.retry_unknown) | {"limits": label})
         print(batch.format_table([rows[-1] | {"median_seconds": rows[-1]["median_s"],
@@ -100,6 +102,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None, help="default: every core")
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals stored as unknown (with these limits); the row says so")
+    p.add_argument("--limits-note", metavar="TEXT",
+                   help="what the row's limits column says, when the stored rows came from several runs "
+                        "(e.g. a --retry-unknown run that was stopped part way)")
     p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")
     return p
 
