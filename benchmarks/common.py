@@ -130,3 +130,16 @@ def record(suite: str, summary_rows: list[dict[str, Any]], columns: list[str],
     md.append(markdown_table(summary_rows, columns))
     (RESULTS / f"{suite}.md").write_text("\n".join(md))
     return RESULTS / f"{suite}.md"
+
+
+def seed_range(text: str) -> list[int]:
+    """The seeds of a range ``a-b`` (or one seed ``a``)."""
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def solve_timed(layout: str, seeds: list[int], timeout: float | None) -> tuple[list[dict[str, Any]], float]:
+    """Solve ``seeds`` in this process; the rows and the CPU seconds this process spent."""
+    cpu = time.process_time()
+    rows = solve_rows(layout, seeds, timeout=timeout, progress=False)
+    return rows, time.process_time() - cpu

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import record, solve_rows, summarize
+from benchmarks.common import record, seed_range, solve_rows, summarize
 
 SUITE = [("debutante", 30), ("colorado", 30), ("grandfather", 10), ("double-line", 10),
          ("black-hole", 30), ("golf", 30)]
@@ -45,11 +45,6 @@ FEATURE_SETS = {
     "hole": [("black-hole", None, [2, 3, 4, 5, 6]), ("golf", None, [2, 3, 6, 7])],
 }
 FEATURE_COLUMNS = ["model", "features", "deals", "decided", "cpu_s", "median_cpu_s", "max_cpu_s"]
-
-
-def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
 
 
 def compare(layout: str, seeds: list[int], engines: list[str], timeout: float,
@@ -234,7 +229,7 @@ def run(argv: list[str]) -> None:
     engines = args.engines.split(",")
     summary, all_rows, all_gaps = [], [], []
     for name, n in plan:
-        seeds = _seeds(args.seeds or f"1-{10 if args.quick else n}")
+        seeds = seed_range(args.seeds or f"1-{10 if args.quick else n}")
         rows, per_deal = compare(name, seeds, engines, args.timeout, args.workers)
         summary += rows
         all_rows += [r for rs in per_deal.values() for r in rs]

@@ -15,16 +15,11 @@ import json
 import subprocess
 import sys
 
-from benchmarks.common import peak_memory_mb, record, solve_rows, summarize
+from benchmarks.common import peak_memory_mb, record, seed_range, solve_rows, summarize
 
 FULL = [("debutante", 200), ("colorado", 200), ("double-line", 200), ("black-hole", 1000), ("golf", 1000)]
 COLUMNS = ["layout", "deals", "decided_share", "won_share", "won", "lost", "unknown", "median_s", "p90_s",
            "max_s", "median_nodes", "p90_nodes", "max_nodes", "peak_mb"]
-
-
-def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
 
 
 def run(argv: list[str]) -> None:
@@ -36,7 +31,7 @@ def run(argv: list[str]) -> None:
     ap.add_argument("--one", help=argparse.SUPPRESS)  # child mode: one layout, rows as JSON
     args = ap.parse_args(argv)
     if args.one:
-        rows = solve_rows(args.one, _seeds(args.seeds), timeout=args.timeout, progress=False)
+        rows = solve_rows(args.one, seed_range(args.seeds), timeout=args.timeout, progress=False)
         print(json.dumps({"rows": rows, "peak_mb": peak_memory_mb()}))
         return
     plan = FULL

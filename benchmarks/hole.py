@@ -13,26 +13,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .common import record, solve_rows, summarize
+from .common import record, seed_range, solve_timed, summarize
 
 REFERENCE_WON = {"black-hole": 877, "golf": 463}  # black-hole-solver, PySol deals 1..1000
 TARGET_MEDIAN = {"black-hole": 0.1, "golf": 0.3}
-
-
-def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
-
-
-def _one(layout: str, seeds: list[int], timeout: float | None) -> tuple[list[dict[str, Any]], float]:
-    """Solve ``seeds`` in this process; the rows and the CPU seconds this process spent."""
-    cpu = time.process_time()
-    rows = solve_rows(layout, seeds, timeout=timeout, progress=False)
-    return rows, time.process_time() - cpu
 
 
 def run(args: Any = None) -> None:
@@ -40,7 +27,7 @@ def run(args: Any = None) -> None:
     or an already parsed namespace."""
     if args is None or isinstance(args, (list, tuple)):
         args = _parse(list(args or []))
-    seeds = _seeds(getattr(args, "seeds", None) or "1-1000")
+    seeds = seed_range(getattr(args, "seeds", None) or "1-1000")
     timeout = getattr(args, "timeout", None)
     layouts = getattr(args, "layouts", None) or ["black-hole", "golf"]
     jobs = getattr(args, "jobs", None) or 1
@@ -50,10 +37,10 @@ def run(args: Any = None) -> None:
     cpu = dict.fromkeys(layouts, 0.0)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = [(lay, pool.submit(_one, lay, part, timeout)) for lay, part in tasks]
+            done = [(lay, pool.submit(solve_timed, lay, part, timeout)) for lay, part in tasks]
             results = [(lay, f.result()) for lay, f in done]
     else:
-        results = [(lay, _one(lay, part, timeout)) for lay, part in tasks]
+        results = [(lay, solve_timed(lay, part, timeout)) for lay, part in tasks]
     for lay, (part_rows, part_cpu) in results:
         rows[lay] += part_rows
         cpu[lay] += part_cpu

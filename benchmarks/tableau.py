@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .common import record, solve_rows, summarize
+from .common import record, seed_range, solve_timed, summarize
 
 DEFAULT_SEEDS = {"freecell": "1-1000", "klondike": "1-1000"}
 OTHER_SEEDS = "1-200"
@@ -29,17 +29,6 @@ LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
            "forty-thieves", "klondike", "klondike-draw-1"]
 KLONDIKE_PUBLISHED = (0.81945, 0.00084)  # Blake and Gent: winnable share of thoughtful Klondike, draw 3
 TARGET_MEDIAN = {"freecell": 0.1}
-
-
-def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
-
-
-def _one(layout: str, seeds: list[int], timeout: float | None) -> tuple[list[dict[str, Any]], float]:
-    cpu = time.process_time()
-    rows = solve_rows(layout, seeds, timeout=timeout, progress=False)
-    return rows, time.process_time() - cpu
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -81,17 +70,17 @@ def run(args: Any = None) -> None:
 
     started = machine()  # the header of the record is taken at the end; the code run is this one
     layouts = args.layouts or LAYOUTS
-    seeds = {lay: _seeds(args.seeds.get(lay, DEFAULT_SEEDS.get(lay, OTHER_SEEDS))) for lay in layouts}
+    seeds = {lay: seed_range(args.seeds.get(lay, DEFAULT_SEEDS.get(lay, OTHER_SEEDS))) for lay in layouts}
     jobs = args.jobs or 1
     tasks = [(lay, seeds[lay][i::jobs]) for lay in layouts for i in range(jobs)]
     rows: dict[str, list[dict[str, Any]]] = {lay: [] for lay in layouts}
     cpu = dict.fromkeys(layouts, 0.0)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [(lay, pool.submit(_one, lay, part, args.timeout)) for lay, part in tasks if part]
+            futures = [(lay, pool.submit(solve_timed, lay, part, args.timeout)) for lay, part in tasks if part]
             results = [(lay, f.result()) for lay, f in futures]
     else:
-        results = [(lay, _one(lay, part, args.timeout)) for lay, part in tasks if part]
+        results = [(lay, solve_timed(lay, part, args.timeout)) for lay, part in tasks if part]
     for lay, (part_rows, part_cpu) in results:
         rows[lay] += part_rows
         cpu[lay] += part_cpu
