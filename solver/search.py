@@ -94,15 +94,9 @@ class Restarts:
 
 def luby(i: int) -> int:
     """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
+    while (i + 1) & i:  # i + 1 is not a power of two: the term repeats an earlier one
+        i -= (1 << (i.bit_length() - 1)) - 1
+    return (i + 1) >> 1
 
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
