@@ -407,25 +407,24 @@ class ReservePosition:
         - if a foundation cannot be finished even so, the deal is lost;
         - with columns of limited size and every turned card placed at once,
           the cards out at each turn must fit in the columns' places, or it
-          is lost.  Cards out = cards seen (in columns, in the waste, turned
-          so far) minus those that can have left.  A copy leaves only to a
-          foundation, one copy per foundation, so at most as many copies of
-          a card can have left as there are foundations that the generous
-          game has taken past that card since now (a matching of copies to
-          foundations; a copy marked for one row only is counted as free, which
-          is generous, so still sound): the second copy of a card stays out
-          until its other foundation gets there too.
+          is lost.  Cards out = cards seen (in columns, or turned so far)
+          minus those that can have left.  A copy leaves only to a
+          foundation, one copy per foundation, so the copies of a card that
+          can have left number at most the copies seen and at most the
+          foundations the generous game has taken past that card since now
+          (a copy marked for one row only is counted as free to go to
+          either, which is generous, so still sound): the second copy of a
+          card stays out until its other foundation gets there too.
         """
         seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
         cols, fifo = self.cols, self.fifo
-        h0 = self.h
-        hh = h0[:]
+        hh = self.h[:]
         need = self.need[:]
         can = [bytearray(64) for _ in range(nf)]  # cards foundation f could take by now
         left = [len(col) for col in cols]  # cards still in each column (for exposure)
         by_card: dict[int, list[int]] = {}  # card -> columns showing it
         todo: list[int] = []  # foundations that may move on
-        seen = 0  # copies seen: in columns, in the waste, turned so far
+        seen = 0  # copies seen: in columns, or turned so far
         gone = 0  # most copies that can have left, summed over cards
         seen_of = [0] * 64  # copies of each card seen
         passed = [0] * 64  # foundations taken past each card since now
