@@ -128,6 +128,15 @@ class Layout:
             raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
         reduced = replace(self, max_rank=max_rank)
         dealt, size = _dealt(reduced), len(reduced.pack())
+        t = self.tableau
+        if dealt > size and t.count and _dealt(self) == len(self.pack()) and dealt - sum(t.deal) < size:
+            # A layout that deals its whole pack to the tableau (FreeCell, Baker's Dozen) deals
+            # a reduced pack the same way: round-robin, the first columns taking the extra card.
+            n = size - (dealt - sum(t.deal))
+            sizes = tuple(n // t.count + (j < n % t.count) for j in range(t.count))
+            face_down = tuple(min(fd, max(k - 1, 0)) for fd, k in zip(t.face_down, sizes, strict=False))
+            reduced = replace(reduced, tableau=replace(t, deal=sizes, face_down=face_down))
+            dealt = _dealt(reduced)
         if dealt > size:
             raise LayoutError(f"--max-ranks {max_rank}: {self.name} deals {dealt} cards at the start "
                               f"but ranks A..{cards.RANKS[max_rank - 1]} make only {size}")

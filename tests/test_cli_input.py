@@ -88,8 +88,8 @@ CASES: dict[str, tuple[list[str], str]] = {
     "seed-zero": (["solve", "debutante", "--seed", "0"], r"seed 0: expected an integer 1\.\."),
     "unknown-option": (["deal", "freecell", "--seed", "1", "--frobnicate"],
                        r"unrecognized arguments: --frobnicate"),
-    "max-ranks-too-small": (["deal", "freecell", "--seed", "1", "--max-ranks", "4"],
-                            r"--max-ranks 4: freecell deals 52 cards at the start "
+    "max-ranks-too-small": (["deal", "golf", "--seed", "1", "--max-ranks", "4"],
+                            r"--max-ranks 4: golf deals 36 cards at the start "
                             r"but ranks A\.\.4 make only 16"),
     "no-seed-or-deal": (["deal", "golf"], r"give exactly one of --seed N or --deal FILE"),
 }

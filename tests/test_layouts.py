@@ -152,7 +152,7 @@ def test_unreadable_layout_files(tmp_path: Path) -> None:
 
 def test_max_ranks_must_fit_the_deal() -> None:
     assert layouts.load("debutante").with_max_rank(5).max_rank == 5  # 40 cards, 20 dealt
-    for name, r in (("freecell", 12), ("black-hole", 5), ("golf", 8), ("debutante", 2), ("twenty", 3)):
+    for name, r in (("klondike", 6), ("forty-thieves", 3), ("golf", 8), ("debutante", 2), ("twenty", 3)):
         with pytest.raises(LayoutError, match=rf"--max-ranks {r}: {name} deals \d+ cards"):
             layouts.load(name).with_max_rank(r)
     for r in (0, 14):
@@ -205,3 +205,18 @@ def test_fuzz_layout_files_load_or_give_one_line(text: str) -> None:
     describe(lay)
     counts = deals.expected_counts(lay)
     assert sum(counts.values()) == len(lay.pack()) and all(n > 0 for n in counts.values())
+
+
+def test_a_whole_pack_tableau_deals_a_reduced_pack_round_robin():
+    from solver import api
+    from solver import deal as deals
+
+    lay = api.load_layout("freecell", 5)
+    assert lay.tableau.deal == (3, 3, 3, 3, 2, 2, 2, 2)
+    deal = deals.from_seed(lay, 3)
+    assert sorted(c for cs in deal.values() for c in cs) == sorted(lay.pack())
+    result = api.solve(lay, seed=3)
+    assert result.verdict == "won" and api.verify(result.to_json()) is None
+    assert api.load_layout("bakers-dozen", 4).tableau.deal == (2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+    with pytest.raises(LayoutError):
+        api.load_layout("klondike", 3)  # 28 cards to the tableau, 12 in the pack: still refused
