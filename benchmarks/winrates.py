@@ -38,6 +38,7 @@ def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
                 batch.run_batch(pool, 2 * jobs, layout, todo, engine, limits, store, progress)
         wall = time.perf_counter() - t0
         stored = sorted((seed, v, secs) for seed, v, secs in store.rows(engine) if seed <= n)
+        used = store.limits_used(engine)
     finally:
         store.close()
     s = batch.summarize([(v, secs) for _, v, secs in stored])
@@ -46,7 +47,19 @@ def win_rate(layout_name: str, n: int, engine: str, limits: Limits, jobs: int,
             "win_rate": s["win_rate"], "win_rate_low": s["win_rate_low"], "win_rate_high": s["win_rate_high"],
             "unknown_share": s["unknown_share"], "median_s": s["median_seconds"], "p90_s": s["p90_seconds"],
             "wall_s_this_run": round(wall, 1),
+            "limits": limits_label(used),
             "per_seed": [[seed, v, round(secs, 3)] for seed, v, secs in stored]}
+
+
+def limits_label(used: dict[str, int]) -> str:
+    """The per-deal limits the stored rows ran under, with how many rows each when they differ
+    (a --retry-unknown run solves the unknowns again with other limits)."""
+    def text(limits_json: str) -> str:
+        return ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in json.loads(limits_json).items()) or "none"
+
+    if len(used) == 1:
+        return text(next(iter(used)))
+    return "; ".join(f"{text(k)} ({n} deals)" for k, n in sorted(used.items(), key=lambda kv: -kv[1]))
 
 
 def run(argv: list[str]) -> None:
@@ -58,16 +71,10 @@ def run(argv: list[str]) -> None:
     db_dir = Path(args.db_dir)
     db_dir.mkdir(parents=True, exist_ok=True)
     previous = RESULTS / "winrates.json"
-    before = {r["layout"]: r for r in json.loads(previous.read_text())["summary"]} if previous.exists() else {}
     rows = []
     for name in args.layouts:
         print(f"{name}: seeds 1..{n}, engine {args.engine}, {limit_text}", file=sys.stderr, flush=True)
-        label = limit_text
-        if args.limits_note:
-            label = args.limits_note
-        elif args.retry_unknown and name in before:
-            label = f"{before[name].get('limits') or '?'}; unknowns retried with {limit_text}"
-        rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir, args.retry_unknown) | {"limits": label})
+        rows.append(win_rate(name, n, args.engine, limits, jobs, db_dir, args.retry_unknown))
         print(batch.format_table([rows[-1] | {"median_seconds": rows[-1]["median_s"],
                                               "p90_seconds": rows[-1]["p90_s"]}]), file=sys.stderr)
     per_seed = {r["layout"]: r.pop("per_seed") for r in rows}
@@ -101,10 +108,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=int, default=None, help="bytes of transposition table per deal")
     p.add_argument("--jobs", type=int, default=None, help="default: every core")
     p.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals stored as unknown (with these limits); the row says so")
-    p.add_argument("--limits-note", metavar="TEXT",
-                   help="what the row's limits column says, when the stored rows came from several runs "
-                        "(e.g. a --retry-unknown run that was stopped part way)")
+                   help="solve again the deals stored as unknown, with these limits (the row's limits "
+                        "column then counts the deals run under each)")
     p.add_argument("--db-dir", default="winrates-db", help="where the per-layout databases go")
     return p
 

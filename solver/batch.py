@@ -308,6 +308,14 @@ class Store:
             "AND rules_version = ? ORDER BY seed",
             (self.meta["layout"], engine, int(self.meta["rules_version"]))).fetchall()
 
+    def limits_used(self, engine: str) -> dict[str, int]:
+        """How many stored rows of ``engine`` ran under each per-deal limits (their JSON text)."""
+        if self.conn is None:
+            return {}
+        return dict(self.conn.execute(
+            "SELECT limits, COUNT(*) FROM results WHERE layout = ? AND engine = ? AND rules_version = ? "
+            "GROUP BY limits", (self.meta["layout"], engine, int(self.meta["rules_version"]))).fetchall())
+
     def add(self, row: dict[str, Any]) -> None:
         """Store one finished deal in its own transaction."""
         if self.conn is None:

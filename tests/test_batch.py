@@ -324,3 +324,21 @@ def test_dask_cluster_gives_the_same_rows(tmp_path: Path, capsys: pytest.Capture
     assert code == 0 and json.loads(out)["run"]["executor"] == "processes"
     assert rows(tmp_path / "dask.sqlite") == rows(tmp_path / "pool.sqlite")
     assert len(rows(tmp_path / "dask.sqlite")) == 16
+
+
+def test_retried_unknowns_keep_their_own_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from solver import api
+
+    db = tmp_path / "bh.sqlite"
+    assert cli(["batch", "black-hole", "--max-nodes", "150", "--seeds", "1-12", "--jobs", "1", "--db", str(db)],
+               capsys)[0] == 0
+    store = batch.Store(db, api.load_layout("black-hole"))
+    unknown = sum(v == "unknown" for v in store.stored("dfs").values())
+    store.close()
+    assert cli(["batch", "black-hole", "--max-nodes", "100000", "--seeds", "1-12", "--jobs", "1", "--db", str(db),
+                "--retry-unknown"], capsys)[0] in (0, 3)
+    store = batch.Store(db, api.load_layout("black-hole"))
+    used = store.limits_used("dfs")
+    store.close()
+    assert 0 < unknown < 12  # a mix, so that both limits show
+    assert used == {'{"max_nodes": 150}': 12 - unknown, '{"max_nodes": 100000}': unknown}
