@@ -86,8 +86,8 @@ def run(argv: list[str]) -> None:
     rows.sort(key=lambda r: LAYOUTS.index(r["layout"]) if r["layout"] in LAYOUTS else len(LAYOUTS))
     notes = ("Seeds 1..deals of each layout, with the engine and per-deal limits of its row (each layout "
              "with the engine that decides the most of its deals in the time there was). "
-             "win_rate = won / decided: where the DFS proves no losses (the waste layouts, Twenty and "
-             "Sly Fox have no counting bound, and their deals are mostly won) it is 1 by construction, so "
+             "win_rate = won / decided: where no losses were proved (no deal of these was shown lost; the waste "
+             "layouts, Twenty and Sly Fox have no counting bound) it is 1 by construction, so "
              "quote the interval. [win_rate_low, win_rate_high] is the 95% Wilson interval of "
              "the won share of all deals with every unknown counted as lost (low) and as won (high), so "
              "it holds whatever the unknowns turn out to be. Every won was replayed by the referee; every "
