@@ -43,7 +43,7 @@ def make_deal(layout: Any, seed: int | None = None, deal_file: str | None = None
     return deals.from_seed(layout, seed)
 
 
-def _reduced(layout: Any) -> int | None:
+def reduced_rank(layout: Any) -> int | None:
     """The top rank of a reduced deck, or None for the full deck."""
     rank = getattr(layout, "max_rank", 13)
     return None if rank == 13 else rank
@@ -72,7 +72,7 @@ def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = Non
     result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
                     reason=run.reason, stats=stats, deal=deal_json,
                     solution=run.solution if run.verdict == "won" else None,
-                    max_rank=_reduced(layout))
+                    max_rank=reduced_rank(layout))
     if result.verdict == "won":
         problem = verify_solution(layout, deal, result.solution or [])
         if problem is not None:

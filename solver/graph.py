@@ -360,7 +360,7 @@ def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NOD
 def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
-    from .api import VerificationFailed
+    from .api import VerificationFailed, reduced_rank
     from .deal import to_json
     from .result import Result
     from .verify import verify_solution
@@ -387,9 +387,8 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
     if solution is not None:
         stats["moves"] = len(solution)
     deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else to_json(deal)
-    rank = getattr(layout, "max_rank", 13)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
-                    stats=stats, deal=deal_json, solution=solution, max_rank=None if rank == 13 else rank)
+                    stats=stats, deal=deal_json, solution=solution, max_rank=reduced_rank(layout))
     if solution is not None:
         problem = verify_solution(layout, deal, solution)
         if problem is not None:
