@@ -430,6 +430,17 @@ class TableauPosition:
         max_empty = self._max_move(True) if first_empty >= 0 else 0
         fh = self.fh
         need = self._next_needed()
+        seqs = [self._seq_len(i) for i in range(nc)]
+        accept: dict[int, list[int]] = {}  # card -> the columns whose top card it fits on
+        under = self.under
+        for t in range(nc):
+            if tops[t] >= 0:
+                for b in under[tops[t]]:
+                    if b in accept:
+                        accept[b].append(t)
+                    else:
+                        accept[b] = [t]
+        none: list[int] = []
         composites: list[tuple[int, Any]] = []
 
         # From the columns.
@@ -439,7 +450,7 @@ class TableauPosition:
             if not h:
                 continue
             c = col[-1]
-            seq = self._seq_len(i)
+            seq = seqs[i]
             d = down[i]
             # to a foundation
             if self.to_foundation:
@@ -463,11 +474,11 @@ class TableauPosition:
                         rest_score = -150  # breaks a built sequence
                 if n <= max_nonempty:
                     lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
-                    for j in range(nc):
-                        if j != i and tops[j] >= 0 and fits[tops[j]][b]:
+                    for j in accept.get(b, none):
+                        if j != i:
                             if lateral:
                                 composites.extend((500 + rest_score + n, ("C", (i, j, n), use))
-                                                  for use in self._uses_after((i, j, n)))
+                                                  for use in self._uses_after((i, j, n), seqs))
                             else:
                                 scored.append((500 + rest_score + n, (i, j, n)))
                 if first_empty >= 0 and not whole and self.space_ok[b] and n <= max_empty:
@@ -493,9 +504,8 @@ class TableauPosition:
             f = self._found_for(c)
             if f >= 0:
                 scored.append((1000, (nc + j, F + f, 1)))
-            for t in range(nc):
-                if tops[t] >= 0 and fits[tops[t]][c]:
-                    scored.append((700, (nc + j, t, 1)))
+            for t in accept.get(c, none):
+                scored.append((700, (nc + j, t, 1)))
             if first_empty >= 0 and self.space_ok[c]:
                 scored.append((120, (nc + j, first_empty, 1)))
 
@@ -509,9 +519,8 @@ class TableauPosition:
                 bonus = -rank_q
                 if f >= 0:
                     scored.append((900 + bonus, mv(F + f)))
-                for t in range(nc):
-                    if tops[t] >= 0 and fits[tops[t]][c]:
-                        scored.append((450 + bonus, mv(t)))
+                for t in accept.get(c, none):
+                    scored.append((450 + bonus, mv(t)))
                 if first_empty >= 0 and self.space_ok[c]:
                     scored.append((110 + bonus, mv(first_empty)))
                 if free_cell >= 0:
@@ -524,21 +533,20 @@ class TableauPosition:
                 if r < 3:
                     continue
                 c = cards.make(r, f & 3)
-                for t in range(nc):
-                    if tops[t] >= 0 and fits[tops[t]][c]:
-                        scored.append((-300, (F + f, t, 1)))
+                for t in accept.get(c, none):
+                    scored.append((-300, (F + f, t, 1)))
                 if first_empty >= 0 and self.space_ok[c]:
                     scored.append((-350, (F + f, first_empty, 1)))
 
         if len(scored) > 1:
-            scored = self._rank_by_disorder(scored)
+            scored = self._rank_by_disorder(scored, need)
         if composites:
             scored += [(sc + 200, mv) for (sc, _), (_, mv) in zip(self._rank_by_disorder(
-                [(sc, mv[1]) for sc, mv in composites]), composites)]
+                [(sc, mv[1]) for sc, mv in composites], need), composites)]
         scored.sort(key=lambda sm: -sm[0])
         return [m for _, m in scored]
 
-    def _rank_by_disorder(self, scored: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    def _rank_by_disorder(self, scored: list[tuple[int, Any]], need: dict[int, bool]) -> list[tuple[int, Any]]:
         """Add to each move's score how much it lowers the disorder of the columns.
 
         A column card is out of order when a card of lower rank lies somewhere under it: it
@@ -563,7 +571,6 @@ class TableauPosition:
             pref_out.append(po)
             pref_min.append(pm)
         any_space = self.spaces == "any"
-        need = self._next_needed()
         nneed = [sum(1 for c in col if c in need) for col in cols]
         out = []
         for score, mv in scored:
@@ -602,7 +609,7 @@ class TableauPosition:
             out.append((score - DIS_W * d if score < 900 else score, mv))
         return out
 
-    def _uses_after(self, lateral: tuple[int, int, int]) -> list[Any]:
+    def _uses_after(self, lateral: tuple[int, int, int], seqs: list[int]) -> list[Any]:
         """The moves that use the card a lateral move uncovers, played just after it.
 
         A lateral move takes a group whose lowest card b lies on a card p that it builds on
@@ -630,7 +637,7 @@ class TableauPosition:
             if k == i:
                 continue
             col = self.cols[k]
-            for n in range(1, self._seq_len(k) + 1):
+            for n in range(1, (self._seq_len(k) if k == lateral[1] else seqs[k]) + 1):
                 if fits[p][col[-n]]:
                     uses.append((k, i, n))
         if self.ring:
