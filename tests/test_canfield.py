@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,24 +59,23 @@ def test_the_layout_and_its_deal():
     assert deals.from_json(deals.to_json(deal), lay, "x.json") == deal
 
 
-@pytest.mark.parametrize("change, message", [
-    ('wrap = true', "foundations.wrap: expected true"),
-    ('order = ["reserve", "base", "tableau"]', "deal.order: expected 'base'"),
-    ('spaces = "reserve-then-any"', "tableau.spaces: 'reserve-then-any' needs a [reserve]"),
-])
-def test_bad_canfield_layouts_are_named(change, message):
-    text = api.load_layout("canfield").path
-    from pathlib import Path
+CANFIELD_TOML = Path(__file__).resolve().parent.parent / "layouts" / "canfield.toml"
 
-    src = (Path(__file__).resolve().parent.parent / text).read_text()
-    if change.startswith("wrap"):
-        src = src.replace("wrap = true\n", "")
-    elif change.startswith("order"):
-        src = src.replace(change, 'order = ["reserve", "tableau"]')
-    else:
-        src = src.replace("[reserve]\ncount = 1\ndeal = 13\naccepts = \"none\"\n", "")
-    with pytest.raises(LayoutError, match=message.replace("[", r"\[").replace("]", r"\]")):
-        parse(src, "canfield.toml", "canfield")
+
+@pytest.mark.parametrize("old, new, message", [
+    ("wrap = true\n", "", r"canfield\.toml: foundations\.wrap: expected true when the base comes from the deal"),
+    ('order = ["reserve", "base", "tableau"]', 'order = ["reserve", "tableau"]',
+     r"canfield\.toml: deal\.order: expected 'base' in the list"),
+    ('[reserve]\ncount = 1\ndeal = 13\naccepts = "none"\n', "",
+     r"canfield\.toml: tableau\.spaces: 'reserve-then-any' needs a \[reserve\]"),
+    ('rows = [{ base = "deal", build = "up" }]', 'rows = [{ base = "deal" }, { base = "A" }]',
+     r"canfield\.toml: foundations\.rows: expected the same base for every row"),
+])
+def test_bad_canfield_layouts_are_named(old, new, message):
+    text = CANFIELD_TOML.read_text()
+    assert old in text
+    with pytest.raises(LayoutError, match=message):
+        parse(text.replace(old, new), "canfield.toml", "canfield")
 
 
 # ------------------------------------------------------------ hand-checked moves
