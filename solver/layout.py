@@ -386,6 +386,9 @@ def _check_whole(lay: Layout, where: str) -> None:
     if any(r.base == 0 for r in lay.foundations.rows) and "base" not in lay.deal.order:
         raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
                           "from the deal (base = 'deal')")
+    if lay.reserve.count and lay.reserve.accepts == "none" and not lay.tableau.count:
+        raise LayoutError(f"{where}: reserve.accepts: 'none' (a pile that takes no cards, Canfield's reserve) "
+                          "needs a [tableau] for its cards to go to; expected 'any' or 'suit-sequence'")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
 

@@ -70,6 +70,9 @@ CANFIELD_TOML = Path(__file__).resolve().parent.parent / "layouts" / "canfield.t
      r"canfield\.toml: tableau\.spaces: 'reserve-then-any' needs a \[reserve\]"),
     ('rows = [{ base = "deal", build = "up" }]', 'rows = [{ base = "deal" }, { base = "A" }]',
      r"canfield\.toml: foundations\.rows: expected the same base for every row"),
+    ("[tableau]\ncount = 4\ndeal = [1, 1, 1, 1]\nbuild = \"alternate\"\nspaces = \"reserve-then-any\"\n"
+     "moves = \"sequence\"\nwrap = \"from-base\"\n", "",
+     r"canfield\.toml: reserve\.accepts: 'none' \(a pile that takes no cards"),
 ])
 def test_bad_canfield_layouts_are_named(old, new, message):
     text = CANFIELD_TOML.read_text()
