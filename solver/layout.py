@@ -383,12 +383,15 @@ def _check_whole(lay: Layout, where: str) -> None:
         raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
     if lay.reserve.capacity and lay.reserve.deal > lay.reserve.capacity:
         raise LayoutError(f"{where}: reserve.deal: expected at most reserve.capacity = {lay.reserve.capacity}")
-    if any(r.base == 0 for r in lay.foundations.rows) and "base" not in lay.deal.order:
-        raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
-                          "from the deal (base = 'deal')")
     if lay.reserve.count and lay.reserve.accepts == "none" and not lay.tableau.count:
         raise LayoutError(f"{where}: reserve.accepts: 'none' (a pile that takes no cards, Canfield's reserve) "
                           "needs a [tableau] for its cards to go to; expected 'any' or 'suit-sequence'")
+    if any(r.base == 0 for r in lay.foundations.rows) and (not lay.tableau.count or lay.hole is not None):
+        raise LayoutError(f"{where}: foundations.rows: base = 'deal' is played by the tableau engine: "
+                          "expected a [tableau] and no [hole]")
+    if any(r.base == 0 for r in lay.foundations.rows) and "base" not in lay.deal.order:
+        raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
+                          "from the deal (base = 'deal')")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
 

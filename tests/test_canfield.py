@@ -81,6 +81,13 @@ def test_bad_canfield_layouts_are_named(old, new, message):
         parse(text.replace(old, new), "canfield.toml", "canfield")
 
 
+def test_a_base_from_the_deal_needs_the_tableau_engine():
+    text = ('title = "x"\ndecks = 1\n[foundations]\nrows = [{ base = "deal" }]\nwrap = true\n'
+            '[reserve]\ncount = 2\n[stock]\nturn = "place"\n[deal]\norder = ["reserve", "base"]\n')
+    with pytest.raises(LayoutError, match=r"x\.toml: foundations\.rows: base = 'deal' is played by the tableau"):
+        parse(text, "x.toml", "x")
+
+
 # ------------------------------------------------------------ hand-checked moves
 
 
