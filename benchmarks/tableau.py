@@ -1,4 +1,4 @@
-"""Benchmark: the tableau family (FreeCell and relatives, Klondike, Forty Thieves) with the dfs engine.
+"""Benchmark: the tableau family (FreeCell and relatives, Klondike, Forty Thieves, Canfield) with the dfs engine.
 
 Targets (issue 6): FreeCell Microsoft deals 1..1000 all won, every solution verified, deal
 11982 proved lost, median under 0.1 s per deal, fc-solve in the same run where it is
@@ -26,7 +26,7 @@ from .common import record, seed_range, solve_timed, summarize
 DEFAULT_SEEDS = {"freecell": "1-1000", "klondike": "1-1000"}
 OTHER_SEEDS = "1-200"
 LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
-           "forty-thieves", "klondike", "klondike-draw-1"]
+           "forty-thieves", "klondike", "klondike-draw-1", "canfield"]
 KLONDIKE_PUBLISHED = (0.81945, 0.00084)  # Blake and Gent: winnable share of thoughtful Klondike, draw 3
 TARGET_MEDIAN = {"freecell": 0.1}
 

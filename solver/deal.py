@@ -58,6 +58,8 @@ def expected_counts(layout: Layout) -> dict[str, int]:
         out[f"reserve:{i}"] = layout.reserve.deal
     if layout.hole is not None:
         out["hole"] = 1
+    if any(r.base == 0 for r in layout.foundations.rows):
+        out["base"] = 1  # the card whose rank is every foundation's base (Canfield)
     out["stock"] = len(layout.pack()) - sum(out.values())
     return {k: v for k, v in out.items() if v}
 
@@ -146,6 +148,9 @@ def _deal_pack(layout: Layout, pack: list[int]) -> Deal:
             deal_round_robin([f"reserve:{i}" for i in range(r.count)], [r.deal] * r.count)
         elif kind == "hole" and layout.hole is not None and layout.hole.start == "stock":
             deal["hole"] = [pack[pos]]
+            pos += 1
+        elif kind == "base" and any(r.base == 0 for r in layout.foundations.rows):
+            deal["base"] = [pack[pos]]
             pos += 1
     if pos < len(pack):
         deal["stock"] = pack[pos:]
@@ -325,7 +330,7 @@ def to_text(deal: Deal) -> str:
     return "".join(f"{stack}: {' '.join(cards.names(cs))}\n" for stack, cs in deal.items())
 
 
-_LISTING_LINE = re.compile(r"(stock|waste|hole|(?:reserve|tableau|cell|foundation):\d+)\s*:(.*)")
+_LISTING_LINE = re.compile(r"(stock|waste|hole|base|(?:reserve|tableau|cell|foundation):\d+)\s*:(.*)")
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -25,10 +25,17 @@ def describe(layout: Layout) -> str:
     f = layout.foundations
     for row in f.rows:
         way = "up" if row.direction > 0 else "down"
+        if row.base == 0:
+            lines.append(f"Foundations: one per suit, built {way} in suit from the rank of the base card, "
+                         "which is dealt to its suit's foundation; the others start when a card of that "
+                         "rank comes.")
+            continue
         lines.append(
             f"Foundations: one per suit, from the {_rank(layout, row.base)} built {way} in suit"
             f"{' (the base placed before the deal)' if f.preset else ', started when its base card comes'}."
         )
+    if f.wrap:
+        lines.append("Foundations turn the corner: the ace follows the king.")
     if f.rows:
         lines.append("Cards never leave a foundation.")
     if layout.hole is not None:
@@ -39,7 +46,10 @@ def describe(layout: Layout) -> str:
         lines.append(f"Hole: a single pile started with {start}; it takes any card one rank above "
                      f"or below its top card, whatever the suit; {wrap}.")
     r = layout.reserve
-    if r.count:
+    if r.count and layout.tableau.count:
+        lines.append(f"Reserve: {r.count} pile{'s' * (r.count > 1)} of {r.deal} cards; only the top card plays, "
+                     "to a foundation or a column; nothing is put on it.")
+    elif r.count:
         cap = "any number of cards" if r.capacity == 0 else f"at most {r.capacity} card{'s' * (r.capacity > 1)}"
         avail = "the card placed last" if r.access == "last" else "the card placed first"
         takes = "any card" if r.accepts == "any" else "a card of the same suit and next rank"
@@ -62,8 +72,14 @@ def describe(layout: Layout) -> str:
             text += " Nothing is built on the columns."
         if any(t.face_down):
             text += " Cards dealt face down turn up when they reach the top."
-        spaces = {"any": "any card", "kings": "only a king", "none": "nothing"}[t.spaces]
-        text += f" An empty column takes {spaces}."
+        if t.wrap == "from-base":
+            text += (" Ranks follow the foundations' order: the base rank lowest, the rank below it"
+                     " highest (an ace takes a king unless the base is an ace).")
+        elif t.wrap == "cyclic":
+            text += " Ranks go round: an ace takes a king."
+        spaces = {"any": "any card", "kings": "only a king", "none": "nothing",
+                  "reserve-then-any": "the reserve's top card at once, or any card once the reserve is empty"}
+        text += f" An empty column takes {spaces[t.spaces]}."
         if t.moves == "sequence":
             text += " A built sequence moves as a unit."
         elif t.moves == "supermove":

@@ -25,7 +25,7 @@ UNLIMITED = 0  # a capacity of 0 means "no limit"
 class FoundationRow:
     """One foundation per suit, built in suit from ``base`` in ``direction``."""
 
-    base: int  # rank 1..13; 13 means "the highest rank in play"
+    base: int  # rank 1..13; 13 means "the highest rank in play"; 0: the rank of the card dealt to ``base``
     direction: int  # +1 up, -1 down
 
 
@@ -34,6 +34,7 @@ class Foundations:
     rows: tuple[FoundationRow, ...] = ()
     preset: bool = False  # the base card of each foundation is placed before the deal
     removable: bool = False  # a foundation's top card may go back to a tableau column (Klondike)
+    wrap: bool = False  # built past the king: ace follows king (Canfield)
 
     @property
     def count(self) -> int:
@@ -55,7 +56,7 @@ class Reserve:
     count: int = 0
     capacity: int = UNLIMITED
     access: str = "last"  # "last": top card placed last is available; "first": queue
-    accepts: str = "any"  # "any" card, or "suit-sequence" (same suit, next rank)
+    accepts: str = "any"  # "any" card, "suit-sequence" (same suit, next rank), or "none" (Canfield's heel)
     deal: int = 1  # cards dealt to each column at the start
     fill: str = "any-time"  # "any-time": gaps wait; "immediate": refilled from the pack at once
     gaps: str = "pack"  # "pack": a gap takes pack cards; "any-top": also any column top once the pack is empty
@@ -68,9 +69,10 @@ class Tableau:
     face_down: tuple[int, ...] = ()  # how many of those are face down
     build: str = "none"  # "alternate", "suit", "any", "none"
     direction: int = -1
-    spaces: str = "any"  # what an empty column takes: "any", "kings", "none"
+    spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any"
     moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove"
     to_foundation: bool = True
+    wrap: str = "none"  # rank order for building: "none" (A..K), "from-base" (foundation order), "cyclic"
 
 
 @dataclass(frozen=True)
@@ -221,18 +223,27 @@ def _rank(text: str) -> int:
 
 def _foundations(t: _Table) -> Foundations:
     rows = []
-    raw = t.get("rows", [], "a list of {base = 'A'|'K', build = 'up'|'down'} tables",
+    raw = t.get("rows", [], "a list of {base = 'A'|'K'|'deal', build = 'up'|'down'} tables",
                 lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
     for i, r in enumerate(raw):
         rt = _Table(t.where, f"{t.path}.rows[{i}]", r)
-        base = rt.str("base", "A", ("A", "K"))
+        base = rt.str("base", "A", ("A", "K", "deal"))
         build = rt.str("build", "up", ("up", "down"))
         rt.done()
-        rows.append(FoundationRow(_rank(base), 1 if build == "up" else -1))
+        rows.append(FoundationRow(0 if base == "deal" else _rank(base), 1 if build == "up" else -1))
     preset = t.bool("preset", False)
     removable = t.bool("removable", False)
+    wrap = t.bool("wrap", False)
+    if any(r.base == 0 for r in rows):
+        if not all(r.base == 0 for r in rows):
+            raise t.fail("rows", "the same base for every row when one row's base is 'deal'")
+        if preset:
+            raise t.fail("preset", "false when the base comes from the deal (base = 'deal')")
+        if not wrap:
+            raise t.fail("wrap", "true when the base comes from the deal: a foundation started at a middle "
+                                 "rank must turn the corner from king to ace to hold a whole suit")
     t.done()
-    return Foundations(tuple(rows), preset, removable)
+    return Foundations(tuple(rows), preset, removable, wrap)
 
 
 def _hole(t: _Table) -> Hole:
@@ -248,7 +259,7 @@ def _reserve(t: _Table) -> Reserve:
         count=t.int("count", 0, 0, 64),
         capacity=t.int("capacity", UNLIMITED, 0, 104),
         access=t.str("access", "last", ("last", "first")),
-        accepts=t.str("accepts", "any", ("any", "suit-sequence")),
+        accepts=t.str("accepts", "any", ("any", "suit-sequence", "none")),
         deal=t.int("deal", 1, 0, 13),
         fill=t.str("fill", "any-time", ("any-time", "immediate")),
         gaps=t.str("gaps", "pack", ("pack", "any-top")),
@@ -269,9 +280,10 @@ def _tableau(t: _Table) -> Tableau:
         count=count, deal=deal, face_down=face_down,
         build=t.str("build", "none", ("alternate", "suit", "any", "none")),
         direction=1 if t.str("direction", "down", ("down", "up")) == "up" else -1,
-        spaces=t.str("spaces", "any", ("any", "kings", "none")),
+        spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any")),
         moves=t.str("moves", "single", ("single", "sequence", "supermove")),
         to_foundation=t.bool("to_foundation", True),
+        wrap=t.str("wrap", "none", ("none", "from-base", "cyclic")),
     )
     t.done()
     return tab
@@ -299,7 +311,7 @@ def _stock(t: _Table) -> Stock:
 
 
 def _deal(t: _Table) -> DealSpec:
-    kinds = ("cells", "tableau", "reserve", "hole")
+    kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
         generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol")),
         pysol_game=t.str("pysol_game", ""),
@@ -358,6 +370,7 @@ def _dealt(lay: Layout) -> int:
         sum(lay.tableau.deal) + lay.cells.deal + lay.reserve.count * lay.reserve.deal
         + (lay.foundations.count if lay.foundations.preset else 0)
         + (1 if lay.hole is not None else 0)
+        + (1 if any(r.base == 0 for r in lay.foundations.rows) else 0)
     )
 
 
@@ -370,6 +383,17 @@ def _check_whole(lay: Layout, where: str) -> None:
         raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
     if lay.reserve.capacity and lay.reserve.deal > lay.reserve.capacity:
         raise LayoutError(f"{where}: reserve.deal: expected at most reserve.capacity = {lay.reserve.capacity}")
+    if lay.reserve.count and lay.reserve.accepts == "none" and not lay.tableau.count:
+        raise LayoutError(f"{where}: reserve.accepts: 'none' (a pile that takes no cards, Canfield's reserve) "
+                          "needs a [tableau] for its cards to go to; expected 'any' or 'suit-sequence'")
+    if any(r.base == 0 for r in lay.foundations.rows) and (not lay.tableau.count or lay.hole is not None):
+        raise LayoutError(f"{where}: foundations.rows: base = 'deal' is played by the tableau engine: "
+                          "expected a [tableau] and no [hole]")
+    if any(r.base == 0 for r in lay.foundations.rows) and "base" not in lay.deal.order:
+        raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
+                          "from the deal (base = 'deal')")
+    if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
+        raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
 
 
 # --------------------------------------------------------------- registry

@@ -16,7 +16,7 @@ def verify_solution(layout: Any, deal: Any, solution: list[dict[str, Any]]) -> s
         return layout.verify_solution(deal, solution)
     if layout.hole is not None:
         from .referee.hole import replay
-    elif layout.reserve.count:
+    elif layout.reserve.count and not layout.tableau.count:
         from .referee.reserve import replay
     elif layout.tableau.count:
         from .referee.tableau import replay

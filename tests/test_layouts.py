@@ -51,7 +51,8 @@ def test_card_layout_description_matches_its_tables(name: str) -> None:
     if lay.tableau.count:
         assert f"Tableau: {lay.tableau.count} columns." in text
     if lay.reserve.count:
-        assert f"Reserve: {lay.reserve.count} columns" in text
+        kind = "pile" if lay.tableau.count else "columns"  # with a tableau: Canfield's reserve pile
+        assert f"Reserve: {lay.reserve.count} {kind}" in text
     if lay.cells.count:
         assert f"Cells: {lay.cells.count} free cells" in text
     assert len(lay.pack()) == 52 * lay.decks
@@ -104,7 +105,7 @@ BAD_LAYOUTS = {
     "bad-enum": (_edit('build = "alternate"', 'build = "diagonal"'),
                  r"tableau\.build: expected one of 'alternate', 'suit', 'any', 'none', got 'diagonal'"),
     "bad-nested-enum": (_edit('base = "A"', 'base = "Q"'),
-                        r"foundations\.rows\[0\]\.base: expected one of 'A', 'K', got 'Q'"),
+                        r"foundations\.rows\[0\]\.base: expected one of 'A', 'K', 'deal', got 'Q'"),
     "bad-int": (_edit("count = 4", "count = 40"), r"cells\.count: expected an integer 0\.\.16, got 40"),
     "bool-is-not-int": (_edit("decks = 1", "decks = true"), r"decks: expected an integer 1\.\.2, got True"),
     "bad-type": ("cells = 4\n" + _edit("[cells]\ncount = 4\n", ""),

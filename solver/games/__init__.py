@@ -1,8 +1,8 @@
 """Game families: a layout and a deal compiled into a ``Position`` for the engines.
 
 The family is chosen by what the layout holds, never by its name: a hole
-(Black Hole, Golf), reserve columns (the debutante family), a tableau
-(FreeCell and friends), a peg board.
+(Black Hole, Golf), reserve columns without a tableau (the debutante family), a
+tableau (FreeCell and friends; with a reserve, Canfield), a peg board.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def start_position(layout: Any, deal: Any) -> Position:
         from .hole import HolePosition
 
         return HolePosition(layout, deal)
-    if layout.reserve.count:
+    if layout.reserve.count and not layout.tableau.count:
         from .reserve import ReservePosition
 
         return ReservePosition(layout, deal)

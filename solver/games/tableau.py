@@ -10,6 +10,16 @@ in suit from the ace (one per suit and row, two rows with two packs); with
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
 top card is playable, with ``stock.redeals`` turns of the waste back into the stock.
+Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
+every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
+foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
+top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``,
+fills an emptied column at once.
+
+Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
+rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
+build up from the ace as for every other game, and the build rule is compiled into ``fits``
+from the real ranks.  Only ``move_json`` names cards, through ``real``.
 
 Representation
 --------------
@@ -21,7 +31,7 @@ the pointer by the deal count, a redeal sets it to 0, playing the waste top remo
 ``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.
 
 Moves: ``(src, dst, n)`` moves n cards from stack ``src`` to ``dst`` (stack numbers: columns
-0..C-1, cells C.., the waste W, foundations F..).  ``TURN`` and ``REDEAL`` are the stock's
+0..C-1, cells C.., the waste W, foundations F.., the reserve R after them).  ``TURN`` and ``REDEAL`` are the stock's
 moves.  The search never branches on turning: ``legal_moves`` offers ``(W, dst, 1, q)``,
 "turn (and redeal) until ``ring[q - 1]`` is on top, then play it", which ``push`` plays as
 those primitive moves in a row (``history`` holds the primitives; ``pop`` takes back the
@@ -60,12 +70,16 @@ class TableauPosition:
 
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
         t, st, fo = layout.tableau, layout.stock, layout.foundations
-        if any(r.base != 1 or r.direction != 1 for r in fo.rows) or fo.preset:
-            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine builds foundations up from the ace")
+        if any(r.base not in (0, 1) or r.direction != 1 for r in fo.rows) or fo.preset:
+            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine builds foundations up from the ace "
+                                   "or from a base dealt to them")
         if st.turn not in ("waste", "none"):
             raise UnsupportedError(f"layout {layout.name!r}: stock.turn = {st.turn!r} is not a tableau game's stock")
-        if layout.reserve.count or layout.hole is not None:
-            raise UnsupportedError(f"layout {layout.name!r}: reserve columns or a hole are not tableau stacks")
+        res = layout.reserve
+        if layout.hole is not None or (res.count and (res.count != 1 or res.accepts != "none"
+                                                      or res.access != "last")):
+            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine takes one reserve pile that "
+                                   "takes no cards (accepts = 'none', access = 'last'), and no hole")
         if st.waste_capacity:
             raise UnsupportedError(f"layout {layout.name!r}: a waste capacity is not supported by the tableau engine")
         self.name = layout.name
@@ -77,24 +91,49 @@ class TableauPosition:
         self.nf = layout.foundations.count
         self.decks = layout.decks
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock"}
+        if res.count:
+            known.add("reserve:0")
+        if any(r.base == 0 for r in fo.rows):
+            known.add("base")
         extra = [s for s in deal if deal[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
         if deal.get("stock") and st.turn != "waste":
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste'")
 
+        # Ranks from the deal: rename cards so that the base rank is the ace (see the module text).
+        top = layout.max_rank
+        based = deal.get("base") or []
+        shift = cards.rank(based[0]) - 1 if based else 0
+        rel = [cards.make((cards.rank(c) - 1 - shift) % top + 1, cards.suit(c)) if cards.rank(c) <= top else c
+               for c in range(52)]
+        self.real: list[int] = [0] * 52  # a renamed card's real card
+        for c in range(52):
+            self.real[rel[c]] = c
+        deal = {k: [rel[c] for c in v] for k, v in deal.items()}
         self.cols: list[list[int]] = [list(deal.get(f"tableau:{i}", [])) for i in range(nc)]
         self.down: list[int] = [min(t.face_down[i], max(0, len(c) - 1)) if i < len(t.face_down) else 0
                                 for i, c in enumerate(self.cols)]
         self.cells: list[int] = [deal[f"cell:{i}"][0] if deal.get(f"cell:{i}") else -1 for i in range(ncell)]
         self.fh: list[int] = [0] * self.nf
+        for c in deal.get("base", []):
+            self.fh[c & 3] = 1  # the base card starts its suit's foundation (renamed: an ace)
+        self.R = self.F + self.nf
+        self.heel: list[int] = list(deal.get("reserve:0", []))  # the reserve pile, top card last
+        self.has_heel = bool(res.count)
+        self.autofill = t.spaces == "reserve-then-any"
         self.ring: list[int] = list(deal.get("stock", []))
         self.wp = 0
         self.k = st.deal_count
         self.redeals = UNLIMITED if st.redeals < 0 else st.redeals
         self.unlimited = st.redeals < 0
         self.has_face_down = any(self.down)
-        self.left = sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
+        self.left = (sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
+                     + len(self.heel))
+        if self.autofill:
+            for col in self.cols:
+                if not col and self.heel:
+                    col.append(self.heel.pop())
 
         # Rules compiled into tables.
         self.build = t.build
@@ -103,28 +142,44 @@ class TableauPosition:
         self.to_foundation = t.to_foundation
         self.removable = getattr(fo, "removable", False)
         ncard = 52
-        # fits[a][b]: card b may be placed on card a in a column.
-        self.fits = [[self._fits(a, b, t.build, t.direction) for b in range(ncard)] for a in range(ncard)]
-        self.space_ok = [t.spaces == "any" or (t.spaces == "kings" and cards.rank(c) == self.top)
-                         for c in range(ncard)]
+        # fits[a][b]: card b may be placed on card a in a column (renamed cards; the rank order
+        # is the real one, the foundations' one from the base, or all the way round).
+        from_base = t.wrap == "from-base"
+        ranks = [cards.rank(c if from_base else self.real[c]) for c in range(ncard)]
+        mod = top if t.wrap == "cyclic" else 0
+        self.fits = [[self._fits(a, b, t.build, t.direction, ranks, mod) for b in range(ncard)]
+                     for a in range(ncard)]
+        self.space_ok = [t.spaces in ("any", "reserve-then-any")
+                         or (t.spaces == "kings" and cards.rank(self.real[c]) == self.top) for c in range(ncard)]
         self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
         # cards that may be placed on card c (by rank and suit, any copy): for the safe rule
         self.under = [[b for b in range(ncard) if self.fits[c][b] and cards.rank(b) <= self.top]
                       for c in range(ncard)]
+        # always_safe[c]: c takes nothing (a first foundation card), or only first foundation cards
+        # that take nothing (a second one): see _safe.
+        self.always_safe = [(c >> 2 == 0 and not self.under[c])
+                            or (c >> 2 == 1 and all(b >> 2 == 0 and not self.under[b] for b in self.under[c]))
+                            for c in range(ncard)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see _uses_after).
         self.lateral_only_with_use = t.moves == "sequence" and ncell == 0
+        # Groups of any size may go into a space (no cells to shortcut through).
+        self.any_size_to_space = t.moves == "sequence"
 
         self.history: list[Any] = []
         self._undo: list[Any] = []  # per primitive: what pop needs
         self._groups: list[int] = []  # primitives per push
 
     @staticmethod
-    def _fits(a: int, b: int, build: str, direction: int) -> bool:
+    def _fits(a: int, b: int, build: str, direction: int, ranks: list[int], mod: int = 0) -> bool:
+        """``ranks[c]``: the rank that orders card c for building; ``mod``: ranks go round."""
         if build == "none":
             return False
-        if cards.rank(a) - cards.rank(b) != (1 if direction < 0 else -1):
+        step, want = ranks[a] - ranks[b], (1 if direction < 0 else -1)
+        if mod:
+            step, want = step % mod, want % mod
+        if step != want:
             return False
         if build == "alternate":
             return cards.is_red(a) != cards.is_red(b)
@@ -185,9 +240,25 @@ class TableauPosition:
           all of them) is already on a foundation, and foundations never give cards back.
         With removable foundations a card could come back from a foundation to go on c,
         so only aces and twos are played automatically.
+
+        Where columns wrap (``tableau.wrap = "cyclic"``) an ace may take a king, and the
+        first rule is read from the build table (``always_safe``): a foundation's first card
+        is safe when nothing may be placed on it, its second card when only first cards that
+        themselves take nothing may be (such a card, instead of going on c, goes to its own
+        foundation, where it is the next card, and nothing it could have carried is lost).
+        Without wrapping this is "aces and twos"; ranks are those after the renaming that makes
+        a dealt base the ace.
+
+        A reserve that fills spaces at once (``spaces = "reserve-then-any"``) adds one thing
+        the argument must keep: the same columns empty at the same moves, so that the same
+        reserve card fills each.  Leaving out c's moves changes that only if c is the reserve's
+        top card, or c is a column's only card (then P' has a column emptied, and filled, that P
+        has not), or c alone later leaves a column it is the only card of; while the reserve
+        has cards no column is ever empty, so c can come alone to a column only onto a card,
+        which stays behind.  So ``forced_move`` plays c automatically only from elsewhere, or
+        once the reserve is empty (then nothing is filled and the argument above holds).
         """
-        r = (c >> 2) + 1
-        if r <= 2:
+        if self.always_safe[c]:
             return True
         if self.removable:
             return False
@@ -253,12 +324,17 @@ class TableauPosition:
             if self.down[src] and len(col) == self.down[src]:
                 self.down[src] -= 1
                 flipped = True
+            elif not col and self.autofill and self.heel:
+                col.append(self.heel.pop())  # the reserve fills the space at once
+                flipped = 2
         elif src < W:
             moving = [self.cells[src - nc]]
             self.cells[src - nc] = -1
         elif src == W:
             self.wp -= 1
             moving = [self.ring.pop(self.wp)]
+        elif src == self.R:
+            moving = [self.heel.pop()]
         else:
             f = src - F
             moving = [cards.make(self.fh[f], f & 3)]
@@ -306,7 +382,9 @@ class TableauPosition:
             self.fh[f] -= 1
             self.left += 1
         if src < nc:
-            if u:
+            if u == 2:
+                self.heel.append(self.cols[src].pop())
+            elif u:
                 self.down[src] += 1
             self.cols[src].extend(moving)
         elif src < W:
@@ -314,6 +392,8 @@ class TableauPosition:
         elif src == W:
             self.ring.insert(self.wp, moving[0])
             self.wp += 1
+        elif src == self.R:
+            self.heel.append(moving[0])
         else:
             self.fh[src - F] += 1
             self.left -= 1
@@ -336,6 +416,8 @@ class TableauPosition:
         parts = b"\xff".join(cols)
         if self.ncell:
             parts += b"\xfe" + bytes(sorted(c & 255 for c in self.cells))
+        if self.has_heel:
+            parts += b"\xfc" + bytes((len(self.heel),))
         if self.ring or self.wp:
             wp = self.wp
             if self.unlimited:
@@ -370,9 +452,10 @@ class TableauPosition:
         suit_found = self.suit_found
         safe = self._safe
         nc = self.nc
+        filling = self.autofill and bool(self.heel)  # see _safe: no forced move may empty a column
         if self.to_foundation:
             for i, col in enumerate(self.cols):
-                if col:
+                if col and not (filling and len(col) == 1):
                     c = col[-1]
                     r = c >> 2
                     for f in suit_found[c & 3]:
@@ -393,6 +476,11 @@ class TableauPosition:
             f = self._found_for(c)
             if f >= 0 and safe(c):
                 return (self.W, self.F + f, 1)
+        if self.heel and not self.autofill:
+            c = self.heel[-1]
+            f = self._found_for(c)
+            if f >= 0 and safe(c):
+                return (self.R, self.F + f, 1)
         return None
 
     def legal_moves(self) -> list[Any]:
@@ -482,7 +570,7 @@ class TableauPosition:
                             else:
                                 scored.append((500 + rest_score + n, (i, j, n)))
                 if first_empty >= 0 and not whole and self.space_ok[b] and n <= max_empty:
-                    if n == 1 or n == min(seq, max_empty):
+                    if n == 1 or n == min(seq, max_empty) or self.any_size_to_space:
                         scored.append((100 + rest_score + n, (i, first_empty, n)))
             # to a cell
             if free_cell >= 0:
@@ -525,6 +613,20 @@ class TableauPosition:
                     scored.append((110 + bonus, mv(first_empty)))
                 if free_cell >= 0:
                     scored.append((bonus - 100, mv(free_cell)))
+
+        # From the reserve: its top card, as from a cell.
+        if self.heel:
+            c, R = self.heel[-1], self.R
+            f = self._found_for(c)
+            if f >= 0:
+                scored.append((1000, (R, F + f, 1)))
+            for t in range(nc):
+                if tops[t] >= 0 and fits[tops[t]][c]:
+                    scored.append((700, (R, t, 1)))
+            if first_empty >= 0 and self.space_ok[c]:
+                scored.append((120, (R, first_empty, 1)))
+            if free_cell >= 0:
+                scored.append((-100, (R, free_cell, 1)))
 
         # From the foundations.
         if self.removable:
@@ -591,6 +693,9 @@ class TableauPosition:
                 group = [self.cells[src - nc]]
             elif src == W:
                 group = [self.ring[(mv[3] if len(mv) == 4 else self.wp) - 1]]
+            elif src == self.R:
+                d -= 2
+                group = [self.heel[-1]]
             else:
                 group = [cards.make(self.fh[src - self.F], (src - self.F) & 3)]
             if dst < nc:
@@ -644,6 +749,8 @@ class TableauPosition:
             for q in self._waste_reach():
                 if fits[p][self.ring[q - 1]]:
                     uses.append((self.W, i, 1) if q == self.wp else (self.W, i, 1, q))
+        if self.heel and fits[p][self.heel[-1]]:
+            uses.append((self.R, i, 1))
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
@@ -677,6 +784,8 @@ class TableauPosition:
             return f"cell:{s - self.nc}"
         if s == self.W:
             return "waste"
+        if s == self.R:
+            return "reserve:0"
         return f"foundation:{s - self.F}"
 
     def move_json(self, move: Any) -> dict[str, Any]:
@@ -690,12 +799,12 @@ class TableauPosition:
             return self.move_json(move[1])
         if move == TURN:
             n = min(self.k, len(self.ring) - self.wp)
-            out = {"card": cards.name(self.ring[self.wp]), "from": "stock", "to": "waste"}
+            out = {"card": cards.name(self.real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
             if n > 1:
                 out["count"] = n
             return out
         if move == REDEAL:
-            out = {"card": cards.name(self.ring[0]), "from": "waste", "to": "stock"}
+            out = {"card": cards.name(self.real[self.ring[0]]), "from": "waste", "to": "stock"}
             if len(self.ring) > 1:
                 out["count"] = len(self.ring)
             return out
@@ -706,10 +815,12 @@ class TableauPosition:
             card = self.cells[src - self.nc]
         elif src == self.W:
             card = self.ring[(move[3] if len(move) == 4 else self.wp) - 1]
+        elif src == self.R:
+            card = self.heel[-1]
         else:
             f = src - self.F
             card = cards.make(self.fh[f], f & 3)
-        out = {"card": cards.name(card), "from": self.stack_name(src), "to": self.stack_name(dst)}
+        out = {"card": cards.name(self.real[card]), "from": self.stack_name(src), "to": self.stack_name(dst)}
         if n > 1:
             out["count"] = n
         return out
@@ -717,4 +828,4 @@ class TableauPosition:
     def state(self) -> tuple[Any, ...]:
         """Everything mutable, for tests that check push then pop restores a position."""
         return (tuple(map(tuple, self.cols)), tuple(self.down), tuple(self.cells), tuple(self.fh),
-                tuple(self.ring), self.wp, self.redeals, self.left, tuple(self.history))
+                tuple(self.ring), self.wp, self.redeals, self.left, tuple(self.history), tuple(self.heel))

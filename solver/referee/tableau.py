@@ -20,6 +20,16 @@ The rules, read from the layout:
 * The stock turns ``deal_count`` cards (fewer at the end) onto the waste, keeping their
   order; only the waste's last card plays.  When the stock is empty and a redeal is left,
   the waste turns back into the stock, its first card to turn first again.
+* Canfield's pieces.  With ``base = "deal"`` the card dealt to ``base`` starts the
+  foundation of its suit and its rank starts every foundation; with ``foundations.wrap``
+  the ace comes after the king.  ``tableau.wrap`` says which ranks are next to each other
+  in a column: ``none``, ace low and king high; ``cyclic``, also king and ace;
+  ``from-base``, ranks counted from the foundations' base (so the rank below the base is
+  the highest and nothing goes on a base card).  The reserve (``reserve:0``) is dealt
+  bottom card first; only its last card plays, to a foundation, a column or a cell, and
+  nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is
+  filled at once, as part of that move, with the reserve's last card; once the reserve is
+  empty a space takes any card or group.
 * The game is won when every card is on the foundations.
 
 A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
@@ -67,15 +77,45 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
     waste: list[str] = []
     redeals_left = stock_rules.redeals if stock_rules.redeals >= 0 else None  # None: no limit
     removable = getattr(layout.foundations, "removable", False)
+    has_reserve = layout.reserve.count > 0
+    from_deal = any(row.base == 0 for row in layout.foundations.rows)
     for stack, cs in deal.items():
-        known = stack == "stock" or stack.startswith(("tableau:", "cell:"))
+        known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
+                 or (stack == "reserve:0" and has_reserve) or (stack == "base" and from_deal))
         if cs and not known:
             return f"the deal has cards on {stack}, which this game does not have"
+    reserve = [_name(c) for c in deal.get("reserve:0", [])]
+    base_rank = 1
+    if from_deal:
+        if len(deal.get("base", [])) != 1:
+            return "the deal must hold one base card"
+        base_card = _name(deal["base"][0])
+        base_rank = _rank(base_card)
+        foundations[SUITS.index(base_card[1])].append(base_card)
+    wrap_found = getattr(layout.foundations, "wrap", False)
+    wrap_cols = getattr(tab, "wrap", "none")
+    fill_spaces = tab.spaces == "reserve-then-any"
+
+    def fill() -> None:
+        """The reserve fills every empty column at once (``reserve-then-any``)."""
+        if fill_spaces:
+            for col in columns:
+                if not col and reserve:
+                    col.append(reserve.pop())
+
+    fill()
+
+    def order(card: str) -> int:
+        """The card's rank as columns count it."""
+        r = _rank(card)
+        return (r - base_rank) % highest if wrap_cols == "from-base" else r
 
     def builds_on(lower: str, upper: str) -> bool:
         """May ``upper`` lie on ``lower`` in a column?"""
-        step = _rank(lower) - _rank(upper)
-        if step != (1 if tab.direction < 0 else -1):
+        step, want = order(lower) - order(upper), (1 if tab.direction < 0 else -1)
+        if wrap_cols == "cyclic":
+            step, want = step % highest, want % highest
+        if step != want:
             return False
         if tab.build == "alternate":
             return _red(lower) != _red(upper)
@@ -152,6 +192,10 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             if not waste or waste[-1] != card or count != 1:
                 return f"{at}: {card} is not the waste's top card"
             group = [card]
+        elif source == "reserve:0" and has_reserve:
+            if not reserve or reserve[-1] != card or count != 1:
+                return f"{at}: {card} is not the reserve's top card"
+            group = [card]
         elif found_from is not None:
             if not removable:
                 return f"{at}: cards never leave the foundations in this game"
@@ -199,7 +243,14 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
                 return f"{at}: column cards do not go to the foundations in this game"
             pile = foundations[found_to]
             suit = SUITS[found_to % 4]
-            want = RANKS[len(pile)] + suit if len(pile) < highest else None
+            if not pile:
+                want = RANKS[base_rank - 1] + suit
+            elif len(pile) >= highest:
+                want = None
+            elif _rank(pile[-1]) < highest:
+                want = RANKS[_rank(pile[-1])] + suit
+            else:
+                want = "A" + suit if wrap_found else None
             if card != want:
                 return f"{at}: {target} takes {want or 'nothing more'}, not {card}"
         else:
@@ -215,6 +266,8 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             cells[cell_from] = None
         elif source == "waste":
             waste.pop()
+        elif source == "reserve:0":
+            reserve.pop()
         else:
             foundations[found_from].pop()
         if col_to is not None:
@@ -223,8 +276,10 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             cells[cell_to] = card
         else:
             foundations[found_to].append(card)
+        fill()
 
-    left = sum(map(len, columns)) + sum(c is not None for c in cells) + len(stock) + len(waste)
+    left = (sum(map(len, columns)) + sum(c is not None for c in cells) + len(stock) + len(waste)
+            + len(reserve))
     if left:
         return f"after move {len(solution)}: {left} cards are not on the foundations"
     return None
