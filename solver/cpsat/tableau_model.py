@@ -41,14 +41,34 @@ second move and nothing else changed since the first).
 What a verdict means
 --------------------
 A solution is extracted into moves (columns and cells named by replaying the plan) that
-the referee replays: ``won`` is always backed by a plan.  An infeasible model only says
+the referee replays: ``won`` is always backed by a plan.  An infeasible horizon only says
 *no win within H single-card moves*.  No sound bound on the length of a shortest win is
-known here that would be small enough to use (the number of distinct positions is
-sound but astronomically large even for 16 cards; FreeCell's plan existence being in NP
-gives a polynomial bound, but not one with constants we could state and prove here),
-so this model never reports ``lost``: an infeasible horizon gives ``unknown`` with the
-horizon named.  Without the ``horizon`` option the horizons ``HORIZONS`` (times the
-number of cards) are tried in turn within the time limit.
+known here that would be small enough to use (the number of distinct positions is sound
+but astronomically large even for 16 cards; FreeCell's plan existence being in NP gives
+a polynomial bound, but not one with constants we could state and prove here), so an
+infeasible horizon gives ``unknown`` with the horizon named.  Without the ``horizon``
+option the horizons ``HORIZONS`` (times the number of cards) are tried in turn within
+the time limit.
+
+``lost`` comes only from the *order relaxation* (feature ``relaxation``), a second,
+horizon-free model that every win satisfies, so that its infeasibility is a proof.  In
+any win of single-card moves let ``first[c]`` be the step of card ``c``'s first move
+and ``home[c]`` the step it goes home (each card moves at least once, the last time
+home).  Then:
+
+1. the ``home`` steps are all different, and so are the ``first`` steps (one move a step);
+2. ``first[c] <= home[c]``, and ``home[pred c] < home[c]``;
+3. a card ``d`` dealt directly on ``c`` leaves it before ``c`` moves: ``first[d] < first[c]``;
+4. with no free cell, a card ``d`` that no empty column takes goes at its first move
+   either home (``first[d] = home[d]``) or onto a card ``p`` it builds on, other than the
+   card it was dealt on, that is still in play (``home[p] > first[d]``) and uncovered:
+   the card ``e`` dealt directly on ``p``, if any, has left it (``first[e] < first[d]``).
+
+Only the order of the steps matters, so steps ``0..2n`` (``n`` cards) lose no win.  The
+relaxation is what decides Baker's Dozen's losses (no cells, no spaces: a card buried
+above a lower card of its suit must find a higher card to go on, and that one must be
+free in time), in milliseconds where the DFS searches for seconds; with free cells
+rule 4 never applies and it rarely proves anything.
 """
 
 from __future__ import annotations
@@ -69,6 +89,8 @@ FEATURES = {
     "idle_last": True,
     # solver settings: no LP relaxation (the model is pure clauses)
     "light_search": True,
+    # first the order relaxation, whose infeasibility proves the deal lost (see above)
+    "relaxation": True,
 }
 
 # Horizons tried without the ``horizon`` option, in single-card moves per card.
@@ -249,12 +271,54 @@ class TableauModel:
         n = len(self.card)
         return sorted({max(n, round(f * n)) for f in HORIZONS})
 
+    def relaxation(self) -> cp_model.CpModel:
+        """The order relaxation: a model every win satisfies (rules 1-4 of the docstring)."""
+        m = cp_model.CpModel()
+        n = len(self.card)
+        self.first = [m.new_int_var(0, 2 * n, f"first{a}") for a in range(n)]
+        self.home_step = [m.new_int_var(0, 2 * n, f"home{a}") for a in range(n)]
+        first, home = self.first, self.home_step
+        m.add_all_different(first)
+        m.add_all_different(home)
+        dealt_on: dict[int, int] = {}  # card -> the card dealt directly on it
+        for a in range(n):
+            m.add(first[a] <= home[a])
+            if self.pred[a] >= 0:
+                m.add(home[self.pred[a]] < home[a])
+            kind, p0 = self.start[a]
+            if kind == "on":
+                m.add(first[a] < first[p0])
+                dealt_on[p0] = a
+        for d in range(n):
+            if self.ncell or self.space_ok[d]:
+                continue
+            kind, p0 = self.start[d]
+            home_first = m.new_bool_var(f"direct{d}")
+            m.add(first[d] == home[d]).only_enforce_if(home_first)
+            ways = [home_first]
+            for p in self.parents[d]:
+                if kind == "on" and p == p0:
+                    continue
+                onto = m.new_bool_var(f"onto{d}_{p}")
+                m.add(home[p] > first[d]).only_enforce_if(onto)
+                if p in dealt_on:
+                    m.add(first[dealt_on[p]] < first[d]).only_enforce_if(onto)
+                ways.append(onto)
+            m.add_bool_or(ways)
+        return m
+
     def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
         import time
 
         start = time.perf_counter()
         stats: dict[str, Any] = {}
         tried = []
+        if self.flags["relaxation"]:
+            solver = make_solver(limits, options)
+            status = solver.solve(self.relaxation())
+            if status == cp_model.INFEASIBLE:
+                return "lost", None, None, {"status": "INFEASIBLE", "proof": "order relaxation",
+                                            "wall": round(solver.wall_time, 4), "branches": solver.num_branches}
         for horizon in self.horizons(options):
             left = limits
             if limits.timeout is not None and options.get("random_seed") is None:
