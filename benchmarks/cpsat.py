@@ -17,10 +17,11 @@ Deals where one engine is far faster than the other (by ``GAP_RATIO`` and at
 least ``GAP_SECONDS``, an undecided run counting as the timeout) are written to
 ``seeds/engine-gap.toml``, so that the gap stays visible.
 
-``--tableau``: the open tableau games on reduced decks (``TABLEAU``), where the
-CP-SAT model only ever says ``won`` or ``unknown`` (solver/cpsat/tableau_model.py):
-``agree`` counts the deals the DFS won that CP-SAT won too, plus the deals the DFS
-lost on which CP-SAT found no plan.
+``--tableau``: the open tableau games on reduced decks (``TABLEAU``), where CP-SAT
+says ``lost`` only from its order relaxation and ``unknown`` when no plan fits its
+horizon (solver/cpsat/tableau_model.py): ``agree`` counts the deals the DFS won that
+CP-SAT won too, and the deals the DFS lost on which CP-SAT found no plan (lost or
+unknown).
 
 Writes results/cpsat.json and .md (``--features``: results/cpsat-features.*;
 ``--tableau``: results/cpsat-tableau.*; ``--tag NAME``: results/cpsat-NAME.*).
@@ -53,8 +54,9 @@ FEATURE_SETS = {
 # --tableau: (layout, max rank), seeds 1..--seeds
 TABLEAU = [("freecell", 3), ("freecell", 4), ("freecell", 5), ("bakers-game", 4), ("bakers-game", 5),
            ("bakers-dozen", 4), ("bakers-dozen", 5), ("eight-off", 4), ("seahaven-towers", 4), ("forecell", 4)]
-TABLEAU_COLUMNS = ["layout", "max_rank", "deals", "dfs_won", "dfs_lost", "dfs_unknown", "cpsat_won",
-                   "cpsat_unknown", "agree", "disagree", "cpsat_median_s", "cpsat_max_s", "dfs_median_s"]
+TABLEAU_COLUMNS = ["layout", "max_rank", "deals", "dfs_won", "dfs_lost", "dfs_unknown", "cpsat_won", "cpsat_lost",
+                   "cpsat_unknown", "agree", "disagree", "cpsat_median_s", "cpsat_max_s", "dfs_median_s",
+                   "dfs_max_s"]
 FEATURE_COLUMNS = ["model", "features", "deals", "decided", "cpu_s", "median_cpu_s", "max_cpu_s"]
 
 
@@ -208,21 +210,23 @@ def tableau_study(seeds: list[int], timeout: float, workers: int) -> None:
                         "horizon": c.stats.get("horizon"), "cpsat_moves": len(c.solution or []),
                         "dfs_moves": len(d.solution or [])})
         print(f"tableau: {layout} A-{rank} done", file=sys.stderr, flush=True)
-        agree = sum(1 for r in per if (r["dfs"], r["cpsat"]) in (("won", "won"), ("lost", "unknown")))
-        bad = [r["seed"] for r in per if r["cpsat"] == "lost" or (r["dfs"] == "lost" and r["cpsat"] == "won")
+        agree = sum(1 for r in per if (r["dfs"], r["cpsat"]) in (("won", "won"), ("lost", "lost"), ("lost", "unknown")))
+        bad = [r["seed"] for r in per if {r["dfs"], r["cpsat"]} == {"won", "lost"}
                or (r["dfs"] == "won" and r["cpsat"] != "won")]
         cs = [r["cpsat_s"] for r in per]
         rows.append({"layout": layout, "max_rank": rank, "deals": len(per),
                      **{f"dfs_{v}": sum(r["dfs"] == v for r in per) for v in ("won", "lost", "unknown")},
-                     **{f"cpsat_{v}": sum(r["cpsat"] == v for r in per) for v in ("won", "unknown")},
+                     **{f"cpsat_{v}": sum(r["cpsat"] == v for r in per) for v in ("won", "lost", "unknown")},
                      "agree": agree, "disagree": bad, "cpsat_median_s": statistics.median(cs),
-                     "cpsat_max_s": max(cs), "dfs_median_s": statistics.median(r["dfs_s"] for r in per)})
+                     "cpsat_max_s": max(cs), "dfs_median_s": statistics.median(r["dfs_s"] for r in per),
+                     "dfs_max_s": max(r["dfs_s"] for r in per)})
         details += per
-    notes = (f"The CP-SAT tableau model (single-card plans within a horizon, never `lost`) and the DFS, seeds "
-             f"{seeds[0]}..{seeds[-1]} of each reduced deck, {timeout:g} s per deal and engine, CP-SAT with "
-             f"{workers} worker(s), wall seconds. agree: DFS won and CP-SAT won, or DFS lost and CP-SAT found "
-             "no plan (unknown, naming the horizon). disagree lists the seeds where the DFS won and CP-SAT "
-             "did not (or CP-SAT won a DFS loss, or said lost): none expected but the first kind at a timeout.")
+    notes = (f"The CP-SAT tableau model (single-card plans within a horizon; `lost` only from the order "
+             f"relaxation) and the DFS, seeds {seeds[0]}..{seeds[-1]} of each reduced deck, {timeout:g} s per deal "
+             f"and engine, CP-SAT with {workers} worker(s), wall seconds, one deal at a time. agree: both won, "
+             "or the DFS lost and CP-SAT found no plan (lost, or unknown naming its horizon). disagree: the "
+             "seeds where one engine said won and the other lost, or the DFS won and CP-SAT did not. Deals "
+             "the DFS left unknown and CP-SAT decided are in cpsat_won/cpsat_lost minus dfs_won/dfs_lost.")
     print(record("cpsat-tableau", rows, TABLEAU_COLUMNS, notes, {"deals": details}))
 
 
