@@ -89,6 +89,10 @@ FEATURES = {
     "idle_last": True,
     # solver settings: no LP relaxation (the model is pure clauses)
     "light_search": True,
+    # (implied) each card not yet home needs a move of its own: at most H - t are left at step t
+    "remaining": True,
+    # a search hint: branch on the moves, step by step
+    "strategy": True,
     # first the order relaxation, whose infeasibility proves the deal lost (see above)
     "relaxation": True,
 }
@@ -252,9 +256,13 @@ class TableauModel:
                 m.add(sum(mv_t) <= sum(self.mv[t - 1]))
         for a in range(n):
             m.add(self.home[H][a] == 1)
-        # search: step by step, the move first
-        m.add_decision_strategy([x for row in self.mv for x in row], cp_model.CHOOSE_FIRST,
-                                cp_model.SELECT_MAX_VALUE)
+        if flags["remaining"]:
+            for t in range(H):
+                if n > H - t:
+                    m.add(sum(self.home[t]) >= n - (H - t))
+        if flags["strategy"]:  # step by step, the move first
+            m.add_decision_strategy([x for row in self.mv for x in row], cp_model.CHOOSE_FIRST,
+                                    cp_model.SELECT_MAX_VALUE)
 
     def _places(self, t: int, a: int) -> list[Any]:
         out = list(self.on[t][a].values())
