@@ -36,7 +36,11 @@ was dealt there and never left.  The plan is won when every card is home at step
 Dominance (``FEATURES``, each keeps some shortest win, so a win within ``H`` moves is
 kept): ``merge``, no card moves twice in a row (two moves of one card in a row are one
 move, or none, from its first place to its last: the last place took the card at the
-second move and nothing else changed since the first).
+second move and nothing else changed since the first).  Implied (``remaining``): a card
+not home at step ``t`` needs a move of its own, so at most ``H - t`` cards are not home
+(on FreeCell A-9 it cut one deal from 38 s to 7 s).  Measured on seeds of FreeCell A-7,
+A-9 and Baker's Game A-7: the first horizon 1.5 n finds wins a little sooner than 2 n,
+and the move-by-move decision strategy (``strategy``) makes no clear difference.
 
 What a verdict means
 --------------------
