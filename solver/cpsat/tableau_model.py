@@ -71,12 +71,19 @@ home).  Then:
 Only the order of the steps matters, so steps ``0..2n`` (``n`` cards) lose no win.  The
 relaxation is what decides Baker's Dozen's losses (no cells, no spaces: a card buried
 above a lower card of its suit must find a higher card to go on, and that one must be
-free in time), in milliseconds where the DFS searches for seconds; with free cells
-rule 4 never applies and it rarely proves anything.
+free in time), in milliseconds where the DFS searches for seconds.  With free cells (or
+spaces that take every card) rule 4 never applies and rules 1-3 always hold (every first
+move before every move home), so the relaxation is skipped; it may take
+``RELAXATION_SHARE`` of the time limit (on full-deck Baker's Dozen seeds 1-50: median
+0.09 s, at most 6.6 s, no loss found).  Tried and dropped: rule 4 with free cells (a
+card's first stay in a cell as an interval, at most ``cells.count`` at once, left for
+home or a card it builds on) proved no loss on 720 Seahaven Towers, ForeCell and Eight
+Off deals (A-4 to full), and took seconds where the plain one takes milliseconds.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -100,6 +107,9 @@ FEATURES = {
     # first the order relaxation, whose infeasibility proves the deal lost (see above)
     "relaxation": True,
 }
+
+# The share of the time limit the order relaxation may take before the horizons.
+RELAXATION_SHARE = 0.25
 
 # Horizons tried without the ``horizon`` option, in single-card moves per card.
 HORIZONS = (1.5, 2.5, 4.0)
@@ -325,8 +335,13 @@ class TableauModel:
         start = time.perf_counter()
         stats: dict[str, Any] = {}
         tried = []
-        if self.flags["relaxation"]:
-            solver = make_solver(limits, options)
+        if self.flags["relaxation"] and not self.ncell and not all(self.space_ok):
+            # (with free cells, or spaces for every card, rule 4 never applies and rules 1-3
+            # always hold: every first move before every move home)
+            quick = limits
+            if limits.timeout is not None:
+                quick = replace(limits, timeout=RELAXATION_SHARE * limits.timeout)
+            solver = make_solver(quick, options)
             status = solver.solve(self.relaxation())
             if status == cp_model.INFEASIBLE:
                 return "lost", None, None, {"status": "INFEASIBLE", "proof": "order relaxation",
@@ -334,8 +349,6 @@ class TableauModel:
         for horizon in self.horizons(options):
             left = limits
             if limits.timeout is not None and options.get("random_seed") is None:
-                from dataclasses import replace
-
                 left = replace(limits, timeout=limits.timeout - (time.perf_counter() - start))
                 if left.timeout <= 0.01:
                     return "unknown", limit_reason(limits, options), None, stats
