@@ -83,6 +83,7 @@ Off deals (A-4 to full), and on full decks sometimes did not finish within 10 s.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -330,9 +331,8 @@ class TableauModel:
         return m
 
     def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
-        import time
-
         start = time.perf_counter()
+        relaxed: dict[str, Any] = {}
         stats: dict[str, Any] = {}
         tried = []
         if self.flags["relaxation"] and not self.ncell and not all(self.space_ok):
@@ -346,18 +346,19 @@ class TableauModel:
             if status == cp_model.INFEASIBLE:
                 return "lost", None, None, {"status": "INFEASIBLE", "proof": "order relaxation",
                                             "wall": round(solver.wall_time, 4), "branches": solver.num_branches}
+            relaxed = {"relaxation": solver.status_name(status), "relaxation_wall": round(solver.wall_time, 4)}
         for horizon in self.horizons(options):
             left = limits
             if limits.timeout is not None and options.get("random_seed") is None:
                 left = replace(limits, timeout=limits.timeout - (time.perf_counter() - start))
                 if left.timeout <= 0.01:
-                    return "unknown", limit_reason(limits, options), None, stats
+                    return "unknown", limit_reason(limits, options), None, {**stats, **relaxed}
             self._build(horizon)
             solver = make_solver(left, options)
             if self.flags["light_search"]:
                 solver.parameters.linearization_level = 0
             status = solver.solve(self.model)
-            stats = {**stats_of(solver, status, self.model), "horizon": horizon}
+            stats = {**stats_of(solver, status, self.model), "horizon": horizon, **relaxed}
             verdict = decided(status)
             if verdict is None:
                 return "unknown", limit_reason(limits, options), None, stats
