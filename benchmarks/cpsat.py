@@ -4,6 +4,7 @@
     python -m benchmarks cpsat --quick             # 10 seeds per layout
     python -m benchmarks cpsat --layouts colorado --seeds 1-200 --engines cpsat --timeout 60
     python -m benchmarks cpsat --features          # each CP-SAT model feature switched off, measured
+    python -m benchmarks cpsat --tableau           # the tableau model against the DFS on reduced decks
 
 For every layout the engines solve seeds ``--seeds`` with ``--timeout`` seconds per
 deal each (CP-SAT with ``--workers`` workers).  The table gives, per engine, the
@@ -16,8 +17,14 @@ Deals where one engine is far faster than the other (by ``GAP_RATIO`` and at
 least ``GAP_SECONDS``, an undecided run counting as the timeout) are written to
 ``seeds/engine-gap.toml``, so that the gap stays visible.
 
+``--tableau``: the open tableau games on reduced decks (``TABLEAU``), where CP-SAT
+says ``lost`` only from its order relaxation and ``unknown`` when no plan fits its
+horizon (solver/cpsat/tableau_model.py): ``agree`` counts the deals the DFS won that
+CP-SAT won too, and the deals the DFS lost on which CP-SAT found no plan (lost or
+unknown).
+
 Writes results/cpsat.json and .md (``--features``: results/cpsat-features.*;
-``--tag NAME``: results/cpsat-NAME.*).
+``--tableau``: results/cpsat-tableau.*; ``--tag NAME``: results/cpsat-NAME.*).
 """
 
 from __future__ import annotations
@@ -44,6 +51,12 @@ FEATURE_SETS = {
     "reserve": [("colorado", None, [1, 3, 10]), ("debutante", None, [2, 3, 8]), ("debutante-1", 8, [3, 31])],
     "hole": [("black-hole", None, [2, 3, 4, 5, 6]), ("golf", None, [2, 3, 6, 7])],
 }
+# --tableau: (layout, max rank), seeds 1..--seeds
+TABLEAU = [("freecell", 3), ("freecell", 4), ("freecell", 5), ("bakers-game", 4), ("bakers-game", 5),
+           ("bakers-dozen", 4), ("bakers-dozen", 5), ("eight-off", 4), ("seahaven-towers", 4), ("forecell", 4)]
+TABLEAU_COLUMNS = ["layout", "max_rank", "deals", "dfs_won", "dfs_lost", "dfs_unknown", "cpsat_won", "cpsat_lost",
+                   "cpsat_unknown", "agree", "disagree", "cpsat_median_s", "cpsat_max_s", "dfs_median_s",
+                   "dfs_max_s"]
 FEATURE_COLUMNS = ["model", "features", "deals", "decided", "cpu_s", "median_cpu_s", "max_cpu_s"]
 
 
@@ -175,6 +188,48 @@ def feature_study(timeout: float, workers: int) -> None:
     print(record("cpsat-features", rows, FEATURE_COLUMNS, notes, {"deals": details}))
 
 
+def tableau_study(seeds: list[int], timeout: float, workers: int) -> None:
+    """The CP-SAT tableau model and the DFS on the same reduced-deck deals."""
+    import statistics
+
+    from solver import api
+    from solver.search import Limits
+
+    rows, details = [], []
+    for layout, rank in TABLEAU:
+        lay = api.load_layout(layout, rank)
+        per = []
+        for seed in seeds:
+            t0 = time.perf_counter()
+            d = api.solve(lay, seed=seed, engine="dfs", limits=Limits(timeout=timeout))
+            t1 = time.perf_counter()
+            c = api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=timeout), workers=workers)
+            t2 = time.perf_counter()
+            per.append({"layout": layout, "max_rank": rank, "seed": seed, "dfs": d.verdict, "cpsat": c.verdict,
+                        "dfs_s": round(t1 - t0, 3), "cpsat_s": round(t2 - t1, 3),
+                        "horizon": c.stats.get("horizon"), "cpsat_moves": len(c.solution or []),
+                        "dfs_moves": len(d.solution or [])})
+        print(f"tableau: {layout} A-{rank} done", file=sys.stderr, flush=True)
+        agree = sum(1 for r in per if (r["dfs"], r["cpsat"]) in (("won", "won"), ("lost", "lost"), ("lost", "unknown")))
+        bad = [r["seed"] for r in per if {r["dfs"], r["cpsat"]} == {"won", "lost"}
+               or (r["dfs"] == "won" and r["cpsat"] != "won")]
+        cs = [r["cpsat_s"] for r in per]
+        rows.append({"layout": layout, "max_rank": rank, "deals": len(per),
+                     **{f"dfs_{v}": sum(r["dfs"] == v for r in per) for v in ("won", "lost", "unknown")},
+                     **{f"cpsat_{v}": sum(r["cpsat"] == v for r in per) for v in ("won", "lost", "unknown")},
+                     "agree": agree, "disagree": bad, "cpsat_median_s": statistics.median(cs),
+                     "cpsat_max_s": max(cs), "dfs_median_s": statistics.median(r["dfs_s"] for r in per),
+                     "dfs_max_s": max(r["dfs_s"] for r in per)})
+        details += per
+    notes = (f"The CP-SAT tableau model (single-card plans within a horizon; `lost` only from the order "
+             f"relaxation) and the DFS, seeds {seeds[0]}..{seeds[-1]} of each reduced deck, {timeout:g} s per deal "
+             f"and engine, CP-SAT with {workers} worker(s), wall seconds, one deal at a time. agree: both won, "
+             "or the DFS lost and CP-SAT found no plan (lost, or unknown naming its horizon). disagree: the "
+             "seeds where one engine said won and the other lost, or the DFS won and CP-SAT did not. Deals "
+             "the DFS left unknown and CP-SAT decided are in cpsat_won/cpsat_lost minus dfs_won/dfs_lost.")
+    print(record("cpsat-tableau", rows, TABLEAU_COLUMNS, notes, {"deals": details}))
+
+
 def beyond_bound(layout: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Which CP-SAT losses the project's bound at the start (the DFS position's ``is_dead``: the
     counting argument and buried cards) already proves, and which it does not."""
@@ -217,6 +272,8 @@ def run(argv: list[str]) -> None:
     ap.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
     ap.add_argument("--quick", action="store_true", help="10 seeds per layout")
     ap.add_argument("--features", action="store_true", help="measure the CP-SAT model features instead")
+    ap.add_argument("--tableau", action="store_true",
+                    help="the CP-SAT tableau model against the DFS on reduced decks instead")
     ap.add_argument("--tag", help="record as results/cpsat-TAG.* (for side runs)")
     ap.add_argument("--no-gaps", action="store_true", help="do not update seeds/engine-gap.toml")
     ap.add_argument("--bound", action="store_true",
@@ -224,6 +281,9 @@ def run(argv: list[str]) -> None:
     args = ap.parse_args(argv)
     if args.features:
         feature_study(args.timeout, args.workers)
+        return
+    if args.tableau:
+        tableau_study(seed_range(args.seeds or f"1-{10 if args.quick else 50}"), args.timeout, args.workers)
         return
     plan = SUITE if not args.layouts else [(name, 30) for name in args.layouts.split(",")]
     engines = args.engines.split(",")

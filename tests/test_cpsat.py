@@ -276,9 +276,9 @@ def test_cpsat_solutions_replay_and_use_the_contract():
     assert any(m["to"] == "waste" for m in waste.solution)
 
 
-@pytest.mark.parametrize("layout", ["twenty", "sly-fox", "freecell"])
+@pytest.mark.parametrize("layout", ["twenty", "sly-fox", "klondike"])
 def test_layouts_without_an_exact_model_are_refused(layout):
-    lay = api.load_layout(layout, 5 if layout != "freecell" else None)
+    lay = api.load_layout(layout, 5 if layout != "klondike" else None)
     seed = 1
     with pytest.raises(UnsupportedError, match="does not cover|no model"):
         api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=5))

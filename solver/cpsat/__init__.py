@@ -3,6 +3,8 @@
 - ``hole_model``: the hole family (Black Hole, Golf).
 - ``reserve_model``: the debutante family (debutante and its readings,
   Colorado, Grandfather, Double Line).
+- ``tableau_model``: the open tableau games (columns, free cells, foundations;
+  no stock, no face-down cards): a plan of single-card moves within a horizon.
 - ``portfolio``: the ``both`` and ``auto`` engines, which run the DFS and
   CP-SAT on one deal.
 
@@ -31,8 +33,12 @@ def build(layout: Any, deal: dict[str, list[int]], features: Any = None) -> Any:
         from .reserve_model import ReserveModel
 
         return ReserveModel(layout, deal, features)
+    if layout.tableau.count:
+        from .tableau_model import TableauModel
+
+        return TableauModel(layout, deal, features)
     raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for its stacks "
-                           "(it covers the hole family and the debutante family); use --engine dfs")
+                           "(it covers the hole family, the debutante family and open tableau games); use --engine dfs")
 
 
 def run_model(layout: Any, deal: dict[str, list[int]], limits: Limits, **options: Any) -> Any:
@@ -47,7 +53,7 @@ def run_model(layout: Any, deal: dict[str, list[int]], limits: Limits, **options
     if limits.timeout is not None and options.get("random_seed") is None:
         limits = replace(limits, timeout=max(0.01, limits.timeout - built))
     verdict, reason, moves, stats = model.solve(limits, options)
-    if verdict == "unknown":
-        reason = limit_reason(given, options)
+    if verdict == "unknown" and reason in (None, limit_reason(limits, options)):
+        reason = limit_reason(given, options)  # the limit the caller gave, not what was left of it
     stats = {"model": type(model).__name__, "build_seconds": round(built, 4), **stats}
     return EngineRun(verdict, reason, moves, stats.pop("branches", 0), stats)
