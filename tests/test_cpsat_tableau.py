@@ -262,3 +262,33 @@ def test_a_fixed_horizon_too_short_for_any_win_is_named():
     result = cpsat(lay, 1, horizon=len(lay.pack()) - 1)  # every card must move at least once
     assert result.verdict == "unknown"
     assert result.reason.startswith(f"horizon: no win within {len(lay.pack()) - 1} single-card moves")
+
+
+@pytest.mark.parametrize("name, share", [("freecell", TableauModel.AUTO_SHARE), ("colorado", None)])
+def test_auto_gives_each_model_its_share(monkeypatch, name, share):
+    """``auto`` gives CP-SAT the model's AUTO_SHARE of the time left (the default for others)."""
+    from solver.cpsat import portfolio
+    from solver.engines import EngineRun
+
+    given: list[tuple[str, float]] = []
+
+    def fake(engine, layout, deal, limits, options):
+        given.append((engine, limits.timeout))
+        return EngineRun("unknown", "fake", None, 0, {"seconds": 0.0})
+
+    monkeypatch.setattr(portfolio, "_timed", fake)
+    lay = api.load_layout(name)
+    portfolio.run_auto(lay, api.make_deal(lay, 1), Limits(timeout=100.0))
+    engines = [e for e, _ in given]
+    assert engines == ["dfs", "cpsat", "dfs"]
+    expected = share if share is not None else portfolio.AUTO_CPSAT
+    assert given[1][1] == pytest.approx(expected * 100.0, rel=0.01)  # the fake phases take no time
+
+
+def test_canfield_goes_to_the_tableau_model_and_is_refused_for_its_stock():
+    lay = api.load_layout("canfield")
+    from solver.cpsat import model_class
+
+    assert model_class(lay) is TableauModel
+    with pytest.raises(UnsupportedError, match="stock"):
+        build(lay, api.make_deal(lay, 1))

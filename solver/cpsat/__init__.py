@@ -23,22 +23,27 @@ from ..errors import UnsupportedError
 from ..search import Limits
 
 
-def build(layout: Any, deal: dict[str, list[int]], features: Any = None) -> Any:
-    """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
+def model_class(layout: Any) -> Any:
+    """The model class for what ``layout`` holds (not yet checked against its rules)."""
     if layout.hole is not None:
         from .hole_model import HoleModel
 
-        return HoleModel(layout, deal, features)
+        return HoleModel
+    if layout.tableau.count:  # columns with a reserve beside them (Canfield) are a tableau game
+        from .tableau_model import TableauModel
+
+        return TableauModel
     if layout.reserve.count:
         from .reserve_model import ReserveModel
 
-        return ReserveModel(layout, deal, features)
-    if layout.tableau.count:
-        from .tableau_model import TableauModel
-
-        return TableauModel(layout, deal, features)
+        return ReserveModel
     raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for its stacks "
                            "(it covers the hole family, the debutante family and open tableau games); use --engine dfs")
+
+
+def build(layout: Any, deal: dict[str, list[int]], features: Any = None) -> Any:
+    """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
+    return model_class(layout)(layout, deal, features)
 
 
 def run_model(layout: Any, deal: dict[str, list[int]], limits: Limits, **options: Any) -> Any:

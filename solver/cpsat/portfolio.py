@@ -11,8 +11,11 @@ model is refused (``UnsupportedError``): there is nothing to compare.
 
 1. the DFS for ``AUTO_DFS_FIRST`` of ``T`` (at most ``AUTO_DFS_FIRST_MAX`` s):
    most deals that the DFS decides at all, it decides at once;
-2. CP-SAT for ``AUTO_CPSAT`` of what is left: it proves losses that the DFS
-   would have to search out, and finds wins in deals whose search space is large;
+2. CP-SAT for ``AUTO_CPSAT`` of what is left (a model may ask for less with an
+   ``AUTO_SHARE`` attribute: the tableau model, which proves losses only where its
+   relaxation applies and rarely wins a full deck, takes ``TableauModel.AUTO_SHARE``):
+   it proves losses that the DFS would have to search out, and finds wins in deals
+   whose search space is large;
 3. the DFS again, for the rest of the time.
 
 A layout that CP-SAT does not model skips step 2.  The shares are set by hand
@@ -112,12 +115,19 @@ def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> Any:
     def left() -> float:
         return budget - (time.perf_counter() - start)
 
+    from . import model_class
+
+    try:
+        cpsat_share = getattr(model_class(layout), "AUTO_SHARE", AUTO_CPSAT)
+    except UnsupportedError:
+        cpsat_share = 0.0
     plan: list[tuple[str, float | None]] = [("dfs", min(AUTO_DFS_FIRST * budget, AUTO_DFS_FIRST_MAX))]
-    plan.append(("cpsat", None))
+    if cpsat_share:
+        plan.append(("cpsat", None))
     plan.append(("dfs", None))
     run = None
     for engine, share in plan:
-        seconds = share if share is not None else (AUTO_CPSAT * left() if engine == "cpsat" else left())
+        seconds = share if share is not None else (cpsat_share * left() if engine == "cpsat" else left())
         if seconds <= 0.01:
             continue
         try:
