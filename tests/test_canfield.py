@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import assert_push_then_pop_restores
 
 from solver import api, cards
 from solver import deal as deals
@@ -215,23 +216,7 @@ def test_push_then_pop_restores(seed, picks, wrap):
     lay = api.load_layout("canfield")
     lay = replace(lay, tableau=replace(lay.tableau, wrap=wrap))
     pos = start_position(lay, deals.from_seed(lay, seed))
-    states, keys = [pos.state()], [pos.key()]
-    for p in picks:
-        moves = pos.legal_moves()
-        forced = pos.forced_move()
-        if forced is not None:
-            moves.append(forced)
-        if not moves:
-            break
-        pos.push(moves[p % len(moves)])
-        states.append(pos.state())
-        keys.append(pos.key())
-    while len(states) > 1:
-        states.pop()
-        keys.pop()
-        pos.pop()
-        assert pos.state() == states[-1]
-        assert pos.key() == keys[-1]
+    assert_push_then_pop_restores(pos, picks)
 
 
 # ------------------------------------------------------------ whole deals and the referee

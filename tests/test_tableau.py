@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import assert_push_then_pop_restores
 
 from solver import api, cards
 from solver import deal as deals
@@ -269,24 +270,7 @@ def test_forecell_1_has_no_move_at_all():
 def test_push_then_pop_restores(name, seed, picks):
     lay = api.load_layout(name)
     pos = start_position(lay, deals.from_seed(lay, seed))
-    states = [pos.state()]
-    keys = [pos.key()]
-    for p in picks:
-        moves = pos.legal_moves()
-        forced = pos.forced_move()
-        if forced is not None:
-            moves.append(forced)
-        if not moves:
-            break
-        pos.push(moves[p % len(moves)])
-        states.append(pos.state())
-        keys.append(pos.key())
-    while len(states) > 1:
-        states.pop()
-        keys.pop()
-        pos.pop()
-        assert pos.state() == states[-1]
-        assert pos.key() == keys[-1]
+    assert_push_then_pop_restores(pos, picks)
 
 
 # ------------------------------------------------------------ dominance vs. no dominance
