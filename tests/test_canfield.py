@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from walks import assert_push_then_pop_restores
+from walks import (
+    assert_push_then_pop_restores,
+    engine_vs_brute_force,
+    goal_reachable,
+    named,
+    perft,
+    verdicts_with_and_without_forced,
+)
 
 from solver import api, cards
 from solver import deal as deals
@@ -17,7 +24,7 @@ from solver.games import start_position
 from solver.games.tableau import TableauPosition
 from solver.layout import parse
 from solver.referee.tableau import replay
-from solver.search import Limits, dfs
+from solver.search import Limits
 
 
 def cs(text: str) -> list[int]:
@@ -31,14 +38,6 @@ def canfield(base: str, columns: list[str], reserve: str = "", stock: str = "", 
     deal = {"base": cs(base), "reserve:0": cs(reserve), "stock": cs(stock)}
     deal.update({f"tableau:{i}": cs(col) for i, col in enumerate(columns)})
     return lay, TableauPosition(lay, {k: v for k, v in deal.items() if v})
-
-
-def named(pos: TableauPosition, moves) -> set[tuple]:
-    out = set()
-    for m in moves:
-        j = pos.move_json(m)
-        out.add((j["card"], j["from"], j["to"], j.get("count", 1)))
-    return out
 
 
 def column(pos: TableauPosition, i: int) -> str:
@@ -181,17 +180,6 @@ def test_wrapped_columns_keep_base_cards_from_being_played_blindly():
 # ------------------------------------------------------------ perft and push/pop
 
 
-def perft(pos, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in pos.legal_moves():
-        pos.push(m)
-        n += perft(pos, depth - 1)
-        pos.pop()
-    return n
-
-
 PERFT = [(1, (2, 4, 4)), (2, (4, 16, 59)), (4, (2, 6, 37))]
 
 
@@ -291,15 +279,7 @@ SMALL = {
 @pytest.mark.parametrize("variant", sorted(SMALL))
 def test_dominance_keeps_every_verdict(variant):
     """Complete searches with and without the automatic foundation moves agree, deal by deal."""
-    lay = SMALL[variant]
-    verdicts = []
-    for seed in range(1, 101):
-        deal = deals.from_seed(lay, seed)
-        with_forced = dfs(start_position(lay, deal), Limits(max_nodes=300_000), use_forced=True)
-        without = dfs(start_position(lay, deal), Limits(max_nodes=300_000), use_forced=False)
-        assert "unknown" not in (with_forced.verdict, without.verdict), (variant, seed)
-        assert with_forced.verdict == without.verdict, (variant, seed)
-        verdicts.append(with_forced.verdict)
+    verdicts = verdicts_with_and_without_forced(SMALL[variant], range(1, 101), 300_000)
     assert "won" in verdicts and "lost" in verdicts
 
 
@@ -376,19 +356,7 @@ def brute_force_winnable(lay, deal, cap: int = 300_000) -> bool | None:
         elif waste:
             yield (cols, found, heel, waste, ())
 
-    seen = {start}
-    todo = [start]
-    while todo:
-        s = todo.pop()
-        if sum(s[1]) == 4 * top:
-            return True
-        for nxt in successors(s):
-            if nxt not in seen:
-                if len(seen) >= cap:
-                    return None
-                seen.add(nxt)
-                todo.append(nxt)
-    return False
+    return goal_reachable(start, successors, lambda s: sum(s[1]) == 4 * top, cap)
 
 
 TINY = {
@@ -404,14 +372,5 @@ TINY = {
 def test_engine_agrees_with_a_brute_force(variant):
     """The engine (pruned moves, automatic moves, canonical keys, renamed ranks) and a plain
     exhaustive search of the rules in words agree on every tiny deal both finish."""
-    lay = TINY[variant]
-    checked = {True: 0, False: 0}
-    for seed in range(1, 61):
-        deal = deals.from_seed(lay, seed)
-        truth = brute_force_winnable(lay, deal)
-        if truth is None:
-            continue
-        got = api.solve(lay, deal=deal, limits=Limits(max_nodes=500_000)).verdict
-        assert got == ("won" if truth else "lost"), (variant, seed)
-        checked[truth] += 1
+    checked = engine_vs_brute_force(TINY[variant], range(1, 61), brute_force_winnable)
     assert checked[True] + checked[False] >= 40 and checked[True] and checked[False]

@@ -7,7 +7,14 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from walks import assert_push_then_pop_restores
+from walks import (
+    assert_push_then_pop_restores,
+    engine_vs_brute_force,
+    goal_reachable,
+    named,
+    perft,
+    verdicts_with_and_without_forced,
+)
 
 from solver import api, cards
 from solver import deal as deals
@@ -15,7 +22,7 @@ from solver.games import start_position
 from solver.games.tableau import REDEAL, TURN, TableauPosition
 from solver.layout import DealSpec
 from solver.referee.tableau import replay
-from solver.search import Limits, dfs
+from solver.search import Limits
 
 TABLEAU_LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
                    "forty-thieves", "klondike", "klondike-draw-1"]
@@ -35,14 +42,6 @@ def hand(name: str, columns: list[str], cells: list[str] | None = None, stock: s
     if stock:
         deal["stock"] = [cards.parse(c) for c in stock.split()]
     return lay, TableauPosition(lay, deal)
-
-
-def named(pos: TableauPosition, moves) -> set[tuple]:
-    out = set()
-    for m in moves:
-        j = pos.move_json(m)
-        out.add((j["card"], j["from"], j["to"], j.get("count", 1)))
-    return out
 
 
 # ------------------------------------------------------------ hand-checked moves
@@ -212,17 +211,6 @@ def test_draw_three_waste_is_not_autoplayed_with_redeals():
 # ------------------------------------------------------------ perft
 
 
-def perft(pos, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in pos.legal_moves():
-        pos.push(m)
-        n += perft(pos, depth - 1)
-        pos.pop()
-    return n
-
-
 PERFT = [
     ("freecell", 1, (8, 70, 661)),
     ("freecell", 2, (9, 83, 793)),
@@ -302,15 +290,7 @@ SMALL = {
 @pytest.mark.parametrize("variant", sorted(SMALL))
 def test_dominance_keeps_every_verdict(variant):
     """Complete searches with and without the automatic foundation moves agree, deal by deal."""
-    lay = SMALL[variant]
-    verdicts = []
-    for seed in range(1, 41):
-        deal = deals.from_seed(lay, seed)
-        with_forced = dfs(start_position(lay, deal), Limits(max_nodes=400_000), use_forced=True)
-        without = dfs(start_position(lay, deal), Limits(max_nodes=400_000), use_forced=False)
-        assert "unknown" not in (with_forced.verdict, without.verdict), (variant, seed)
-        assert with_forced.verdict == without.verdict, (variant, seed)
-        verdicts.append(with_forced.verdict)
+    verdicts = verdicts_with_and_without_forced(SMALL[variant], range(1, 41), 400_000)
     assert "won" in verdicts  # the test compares real searches, not empty ones
 
 
@@ -498,19 +478,7 @@ def brute_force_winnable(lay, deal, cap: int = 200_000) -> bool | None:
         elif waste and rd > 0:
             yield (cols, down, cells, found, waste, (), rd - 1 if lay.stock.redeals >= 0 else rd)
 
-    seen = {start}
-    todo = [start]
-    while todo:
-        s = todo.pop()
-        if sum(s[3]) == len(lay.pack()):
-            return True
-        for n in successors(s):
-            if n not in seen:
-                if len(seen) >= cap:
-                    return None
-                seen.add(n)
-                todo.append(n)
-    return False
+    return goal_reachable(start, successors, lambda s: sum(s[3]) == len(lay.pack()), cap)
 
 
 TINY = {
@@ -532,14 +500,5 @@ TINY = {
 def test_engine_agrees_with_a_brute_force(variant):
     """The engine (pruned moves, automatic moves, canonical keys) and a plain exhaustive search
     of the rules in words give the same verdict on every tiny deal both finish."""
-    lay = TINY[variant]
-    checked = {True: 0, False: 0}
-    for seed in range(1, 31):
-        deal = deals.from_seed(lay, seed)
-        truth = brute_force_winnable(lay, deal)
-        if truth is None:
-            continue
-        got = api.solve(lay, deal=deal, limits=Limits(max_nodes=500_000)).verdict
-        assert got == ("won" if truth else "lost"), (variant, seed)
-        checked[truth] += 1
+    checked = engine_vs_brute_force(TINY[variant], range(1, 31), brute_force_winnable)
     assert checked[True] + checked[False] >= 20 and checked[True]

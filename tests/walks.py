@@ -25,3 +25,80 @@ def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:
         pos.pop()
         assert pos.state() == states[-1]
         assert pos.key() == keys[-1]
+
+
+def verdicts_with_and_without_forced(lay: Any, seeds: range, max_nodes: int) -> list[str]:
+    """Complete searches of each seed's deal with and without the automatic (forced) moves;
+    asserts that both finish and agree, and returns the verdicts."""
+    from solver import deal as deals
+    from solver.games import start_position
+    from solver.search import Limits, dfs
+
+    verdicts = []
+    for seed in seeds:
+        deal = deals.from_seed(lay, seed)
+        with_forced = dfs(start_position(lay, deal), Limits(max_nodes=max_nodes), use_forced=True)
+        without = dfs(start_position(lay, deal), Limits(max_nodes=max_nodes), use_forced=False)
+        assert "unknown" not in (with_forced.verdict, without.verdict), (lay.name, seed)
+        assert with_forced.verdict == without.verdict, (lay.name, seed)
+        verdicts.append(with_forced.verdict)
+    return verdicts
+
+
+def goal_reachable(start: Any, successors: Any, is_goal: Any, cap: int) -> bool | None:
+    """Plain depth-first reachability for the brute-force checkers: whether a state
+    ``is_goal`` accepts can be reached from ``start``; None once ``cap`` states are seen."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        s = todo.pop()
+        if is_goal(s):
+            return True
+        for n in successors(s):
+            if n not in seen:
+                if len(seen) >= cap:
+                    return None
+                seen.add(n)
+                todo.append(n)
+    return False
+
+
+def engine_vs_brute_force(lay: Any, seeds: range, brute_force: Any) -> dict[bool, int]:
+    """Solve each seed's deal with the engine and with ``brute_force(lay, deal)`` (True, False,
+    or None when it gives up); asserts they agree wherever the brute force finished and
+    returns how many won (True) and lost (False) deals were compared."""
+    from solver import api
+    from solver import deal as deals
+    from solver.search import Limits
+
+    checked = {True: 0, False: 0}
+    for seed in seeds:
+        deal = deals.from_seed(lay, seed)
+        truth = brute_force(lay, deal)
+        if truth is None:
+            continue
+        got = api.solve(lay, deal=deal, limits=Limits(max_nodes=500_000)).verdict
+        assert got == ("won" if truth else "lost"), (lay.name, seed)
+        checked[truth] += 1
+    return checked
+
+
+def perft(pos: Any, depth: int) -> int:
+    """The number of move sequences of ``depth`` legal moves from ``pos`` (chess's perft)."""
+    if depth == 0:
+        return 1
+    n = 0
+    for m in pos.legal_moves():
+        pos.push(m)
+        n += perft(pos, depth - 1)
+        pos.pop()
+    return n
+
+
+def named(pos: Any, moves: Any) -> set[tuple[str, str, str, int]]:
+    """Moves as (card, from, to, count), the way the result contract names them."""
+    out = set()
+    for m in moves:
+        j = pos.move_json(m)
+        out.add((j["card"], j["from"], j["to"], j.get("count", 1)))
+    return out
