@@ -22,7 +22,7 @@ from solver.games import start_position
 from solver.games.tableau import REDEAL, TURN, TableauPosition
 from solver.layout import DealSpec
 from solver.referee.tableau import replay
-from solver.search import Limits
+from solver.search import Limits, dfs
 
 TABLEAU_LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
                    "forty-thieves", "klondike", "klondike-draw-1"]
@@ -195,6 +195,27 @@ def test_removable_foundations_only_autoplay_aces_and_twos():
     pos.fh[:] = [0, 0, 1, 0]
     pos.cols[0] = [cards.parse("2H")]
     assert pos.forced_move() == (0, pos.F + 2, 1)
+
+
+def test_removable_foundations_break_the_other_colour_rule():
+    """Why only aces and twos go home by themselves when foundation cards can come back.
+
+    Black fours home, 5D alone in a column, 3H on 2H elsewhere, the red fives and black sixes
+    face down.  The win takes 4S back onto 5D to carry 3H; with 5D played home because "both
+    black fours are home" (the rule for foundations that keep their cards) no black four has a
+    place and 3H blocks 2H for good.
+    """
+    lay = api.load_layout("klondike")
+    assert lay.foundations.removable  # Blake and Gent's rules (Solvitaire's klondike preset)
+    lay = replace(lay, max_rank=6, tableau=replace(lay.tableau, count=2, deal=(1, 10), face_down=(0, 8)))
+    deal = {"tableau:0": [cards.parse("5D")],
+            "tableau:1": [cards.parse(c) for c in "6S 6C 6D 6H 5S 5C 5H 4H 2H 3H".split()]}
+    pos = TableauPosition(lay, deal)
+    pos.fh[:] = [4, 4, 1, 4]  # clubs, diamonds and spades home to the four, hearts the ace
+    assert pos.forced_move() is None
+    assert dfs(pos, Limits(max_nodes=100_000)).verdict == "won"
+    pos.push((0, pos.F + 1, 1))  # 5D home
+    assert dfs(pos, Limits(max_nodes=100_000), use_forced=False).verdict == "lost"
 
 
 def test_draw_three_waste_is_not_autoplayed_with_redeals():
