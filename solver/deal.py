@@ -58,7 +58,7 @@ def expected_counts(layout: Layout) -> dict[str, int]:
         out[f"reserve:{i}"] = layout.reserve.deal
     if layout.hole is not None:
         out["hole"] = 1
-    if any(r.base == 0 for r in layout.foundations.rows):
+    if layout.foundations.base_from_deal:
         out["base"] = 1  # the card whose rank is every foundation's base (Canfield)
     out["stock"] = len(layout.pack()) - sum(out.values())
     return {k: v for k, v in out.items() if v}
@@ -149,7 +149,7 @@ def _deal_pack(layout: Layout, pack: list[int]) -> Deal:
         elif kind == "hole" and layout.hole is not None and layout.hole.start == "stock":
             deal["hole"] = [pack[pos]]
             pos += 1
-        elif kind == "base" and any(r.base == 0 for r in layout.foundations.rows):
+        elif kind == "base" and layout.foundations.base_from_deal:
             deal["base"] = [pack[pos]]
             pos += 1
     if pos < len(pack):

@@ -37,7 +37,8 @@ def describe(layout: Layout) -> str:
     if f.wrap:
         lines.append("Foundations turn the corner: the ace follows the king.")
     if f.rows:
-        lines.append("Cards never leave a foundation.")
+        lines.append("A foundation's top card may go back to a column." if f.removable
+                     else "Cards never leave a foundation.")
     if layout.hole is not None:
         h = layout.hole
         start = "the first stock card" if h.start == "stock" else h.start

@@ -37,6 +37,11 @@ class Foundations:
     wrap: bool = False  # built past the king: ace follows king (Canfield)
 
     @property
+    def base_from_deal(self) -> bool:
+        """Every foundation starts at the rank of the card dealt to ``base`` (Canfield)."""
+        return any(r.base == 0 for r in self.rows)
+
+    @property
     def count(self) -> int:
         return 4 * len(self.rows)
 
@@ -370,7 +375,7 @@ def _dealt(lay: Layout) -> int:
         sum(lay.tableau.deal) + lay.cells.deal + lay.reserve.count * lay.reserve.deal
         + (lay.foundations.count if lay.foundations.preset else 0)
         + (1 if lay.hole is not None else 0)
-        + (1 if any(r.base == 0 for r in lay.foundations.rows) else 0)
+        + (1 if lay.foundations.base_from_deal else 0)
     )
 
 
@@ -386,10 +391,10 @@ def _check_whole(lay: Layout, where: str) -> None:
     if lay.reserve.count and lay.reserve.accepts == "none" and not lay.tableau.count:
         raise LayoutError(f"{where}: reserve.accepts: 'none' (a pile that takes no cards, Canfield's reserve) "
                           "needs a [tableau] for its cards to go to; expected 'any' or 'suit-sequence'")
-    if any(r.base == 0 for r in lay.foundations.rows) and (not lay.tableau.count or lay.hole is not None):
+    if lay.foundations.base_from_deal and (not lay.tableau.count or lay.hole is not None):
         raise LayoutError(f"{where}: foundations.rows: base = 'deal' is played by the tableau engine: "
                           "expected a [tableau] and no [hole]")
-    if any(r.base == 0 for r in lay.foundations.rows) and "base" not in lay.deal.order:
+    if lay.foundations.base_from_deal and "base" not in lay.deal.order:
         raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
                           "from the deal (base = 'deal')")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:

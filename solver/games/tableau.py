@@ -93,7 +93,7 @@ class TableauPosition:
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock"}
         if res.count:
             known.add("reserve:0")
-        if any(r.base == 0 for r in fo.rows):
+        if fo.base_from_deal:
             known.add("base")
         extra = [s for s in deal if deal[s] and s not in known]
         if extra:
@@ -620,9 +620,8 @@ class TableauPosition:
             f = self._found_for(c)
             if f >= 0:
                 scored.append((1000, (R, F + f, 1)))
-            for t in range(nc):
-                if tops[t] >= 0 and fits[tops[t]][c]:
-                    scored.append((700, (R, t, 1)))
+            for t in accept.get(c, none):
+                scored.append((700, (R, t, 1)))
             if first_empty >= 0 and self.space_ok[c]:
                 scored.append((120, (R, first_empty, 1)))
             if free_cell >= 0:

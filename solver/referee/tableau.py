@@ -78,7 +78,7 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
     redeals_left = stock_rules.redeals if stock_rules.redeals >= 0 else None  # None: no limit
     removable = getattr(layout.foundations, "removable", False)
     has_reserve = layout.reserve.count > 0
-    from_deal = any(row.base == 0 for row in layout.foundations.rows)
+    from_deal = layout.foundations.base_from_deal
     for stack, cs in deal.items():
         known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
                  or (stack == "reserve:0" and has_reserve) or (stack == "base" and from_deal))
