@@ -20,7 +20,7 @@ from typing import Any
 
 from benchmarks.common import record
 from solver import api, batch
-from solver.search import Limits
+from solver.limits import Limits
 
 
 def measure(layout: Any, blocks: list[list[int]], jobs_list: list[int], limits: Limits, engine: str,

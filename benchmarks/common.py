@@ -84,7 +84,7 @@ def solve_rows(layout: str, seeds, engine: str = "dfs", timeout: float | None = 
                progress: bool = True, **options: Any) -> list[dict[str, Any]]:
     """Solve each seed in this process, one at a time; one row per deal."""
     from solver import api
-    from solver.search import Limits
+    from solver.limits import Limits
 
     lay = api.load_layout(layout)
     rows = []

@@ -151,10 +151,10 @@ def feature_study(timeout: float, workers: int) -> None:
     """Each redundant constraint or symmetry breaking switched off in turn, on the same deals."""
     from solver import api
     from solver import deal as deals
-    from solver.cpsat import build
-    from solver.cpsat.hole_model import FEATURES as HOLE
-    from solver.cpsat.reserve_model import FEATURES as RESERVE
-    from solver.search import Limits
+    from solver.engines.cpsat import build
+    from solver.families.hole.model import FEATURES as HOLE
+    from solver.families.reserve.model import FEATURES as RESERVE
+    from solver.limits import Limits
 
     rows, details = [], []
     for model, defaults in (("reserve", RESERVE), ("hole", HOLE)):
@@ -193,7 +193,7 @@ def tableau_study(seeds: list[int], timeout: float, workers: int) -> None:
     import statistics
 
     from solver import api
-    from solver.search import Limits
+    from solver.limits import Limits
 
     rows, details = [], []
     for layout, rank in TABLEAU:
@@ -235,7 +235,7 @@ def beyond_bound(layout: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     counting argument and buried cards) already proves, and which it does not."""
     from solver import api
     from solver import deal as deals
-    from solver.games import start_position
+    from solver.families import start_position
 
     lay = api.load_layout(layout)
     by_bound, beyond = [], []

@@ -24,7 +24,7 @@ from typing import Any
 
 from benchmarks.common import markdown_table, peak_memory_mb, record
 from solver import api
-from solver.search import Limits
+from solver.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 CENTRE_GAMES = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]

@@ -100,7 +100,7 @@ def run(args: Any = None) -> None:
               file=sys.stderr)
     if "freecell" in layouts and not args.no_11982:
         from solver import api
-        from solver.search import Limits
+        from solver.limits import Limits
 
         t0 = time.perf_counter()
         res = api.solve("freecell", seed=11982, limits=Limits(timeout=max(args.timeout or 600, 600)))

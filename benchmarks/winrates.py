@@ -21,7 +21,7 @@ from typing import Any
 
 from benchmarks.common import RESULTS, record
 from solver import api, batch
-from solver.search import Limits
+from solver.limits import Limits
 
 LAYOUTS = ["debutante", "colorado", "grandfather", "double-line", "twenty", "sly-fox"]
 

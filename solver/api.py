@@ -11,55 +11,56 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import deal as deals
-from . import layout as layouts
-from .engines import ENGINES, EngineRun
-from .errors import InputError, PatienceError
-from .result import Result
-from .search import Limits
+from .engines import ENGINES
+from .errors import InputError, VerificationFailed
+from .families import AnyLayout, family_of
+from .families import load_layout as _load
+from .limits import Limits
+from .result import EngineRun, Result
 
-Layout = layouts.Layout
+__all__ = ["AnyLayout", "Limits", "Result", "VerificationFailed", "load_layout", "make_deal", "reduced_rank",
+           "solve", "verify", "verify_solution"]
 
 
-def load_layout(name_or_path: str | Layout, max_rank: int | None = None) -> Any:
-    """A built-in layout by name, a layout file by path, or a layout passed through."""
-    lay = layouts.load(name_or_path) if isinstance(name_or_path, str) else name_or_path
-    if max_rank is not None and max_rank != getattr(lay, "max_rank", max_rank):
-        lay = lay.with_max_rank(max_rank)
+def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None) -> AnyLayout:
+    """A built-in layout by name, a layout file by path, or a layout passed through;
+    with ``max_rank``, the same game on a reduced deck of ranks A..max_rank."""
+    lay = _load(name_or_path) if isinstance(name_or_path, str) else name_or_path
+    if max_rank is not None and max_rank != family_of(lay).max_rank(lay):
+        lay = family_of(lay).with_max_rank(lay, max_rank)
     return lay
 
 
-def make_deal(layout: Any, seed: int | None = None, deal_file: str | None = None) -> deals.Deal:
-    """The deal of ``seed``, or the deal read from ``deal_file``; a layout with no shuffle
-    (``shuffled = False``, peg boards) also deals with neither."""
-    if seed is None and deal_file is None and not getattr(layout, "shuffled", True):
-        return layout.deal_from_seed(None)
+def make_deal(layout: AnyLayout, seed: int | None = None, deal_file: str | None = None) -> Any:
+    """The deal of ``seed``, or the deal read from ``deal_file``; a game with one start and no
+    shuffle (peg boards) also deals with neither."""
+    family = family_of(layout)
+    if seed is None and deal_file is None and not family.shuffled:
+        return family.deal_from_seed(layout, None)
     if (seed is None) == (deal_file is None):
         raise InputError("give exactly one of --seed N or --deal FILE")
     if deal_file is not None:
-        return layout.read_deal(deal_file) if hasattr(layout, "read_deal") else deals.read(deal_file, layout)
-    if hasattr(layout, "deal_from_seed"):
-        return layout.deal_from_seed(seed)
-    return deals.from_seed(layout, seed)
+        return family.read_deal(layout, deal_file)
+    return family.deal_from_seed(layout, seed)
 
 
-def reduced_rank(layout: Any) -> int | None:
-    """The top rank of a reduced deck, or None for the full deck."""
-    rank = getattr(layout, "max_rank", 13)
-    return None if rank == 13 else rank
+def reduced_rank(layout: AnyLayout) -> int | None:
+    """The top rank of a reduced deck, or None for the full deck (or a game without cards)."""
+    return family_of(layout).max_rank(layout)
 
 
-class VerificationFailed(PatienceError):
-    """An engine claimed a win whose solution does not replay: a bug, never a verdict."""
+def verify_solution(layout: AnyLayout, deal: Any, solution: list[dict[str, Any]]) -> str | None:
+    """None if ``solution`` is legal move by move and wins; else what is wrong, naming the move.
+    The family's referee replays it from the rules in words, sharing no code with the engines."""
+    return family_of(layout).replay(layout, deal, solution)
 
 
-def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = None,
+def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
           deal_file: str | None = None, engine: str = "dfs", limits: Limits | None = None,
           **options: Any) -> Result:
-    """Decide one deal.  A ``won`` result's solution has been replayed by the verifier."""
-    from .verify import verify_solution
-
+    """Decide one deal.  A ``won`` result's solution has been replayed by the referee."""
     layout = load_layout(layout)
+    family = family_of(layout)
     if deal is None:
         deal = make_deal(layout, seed, deal_file)
     if engine not in ENGINES:
@@ -68,27 +69,24 @@ def solve(layout: Any, *, seed: int | None = None, deal: deals.Deal | None = Non
     t0 = time.perf_counter()
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
-    deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal)
     result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
-                    reason=run.reason, stats=stats, deal=deal_json,
+                    reason=run.reason, stats=stats, deal=family.deal_to_json(layout, deal),
                     solution=run.solution if run.verdict == "won" else None,
-                    max_rank=reduced_rank(layout))
+                    max_rank=family.max_rank(layout))
     if result.verdict == "won":
-        problem = verify_solution(layout, deal, result.solution or [])
+        problem = family.replay(layout, deal, result.solution or [])
         if problem is not None:
             raise VerificationFailed(f"engine {engine} claimed a win on {layout.name} "
                                      f"seed {seed} but the verifier says: {problem}")
     return result
 
 
-def verify(result: Result | dict[str, Any], layout: Any = None) -> str | None:
+def verify(result: Result | dict[str, Any], layout: str | AnyLayout | None = None) -> str | None:
     """Replay a result's solution; None if every move is legal and the game is won,
     else a one-line description of the first illegal move."""
-    from .verify import verify_solution
-
     if isinstance(result, dict):
         result = Result.from_json(result)
-    layout = load_layout(layout or result.layout, result.max_rank if layout is None else None)
-    deal = deals.from_json(result.deal, layout, "result deal") if not hasattr(layout, "deal_from_json") \
-        else layout.deal_from_json(result.deal)
-    return verify_solution(layout, deal, result.solution or [])
+    lay = load_layout(layout or result.layout, result.max_rank if layout is None else None)
+    family = family_of(lay)
+    deal = family.deal_from_json(lay, result.deal, "result deal")
+    return family.replay(lay, deal, result.solution or [])

@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .search import Limits
+from .families import family_of
+from .limits import Limits
 
 MAX_SEEDS = 10_000_000  # one batch; more is a mistyped range
 MAX_SEED = 2**63 - 1  # SQLite integers are 64-bit
@@ -218,13 +219,13 @@ SCHEMA_VERSION = "1"
 
 def layout_meta(layout: Any) -> dict[str, str]:
     return {"format": FORMAT, "schema": SCHEMA_VERSION, "layout": layout.name,
-            "rules_version": str(layout.rules_version), "max_rank": str(getattr(layout, "max_rank", 13))}
+            "rules_version": str(layout.rules_version), "max_rank": str(family_of(layout).max_rank(layout) or 13)}
 
 
 def default_db(layout: Any) -> Path:
     """``<layout>.sqlite`` in the current directory (``<layout>-ranksR`` for a reduced deck)."""
-    max_rank = getattr(layout, "max_rank", 13)
-    return Path(f"{layout.name}.sqlite" if max_rank == 13 else f"{layout.name}-ranks{max_rank}.sqlite")
+    max_rank = family_of(layout).max_rank(layout)
+    return Path(f"{layout.name}.sqlite" if max_rank is None else f"{layout.name}-ranks{max_rank}.sqlite")
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:

@@ -74,8 +74,13 @@ def foundation_base(layout: Layout, index: int) -> int:
 # ----------------------------------------------------------------- from seed
 
 
+def seed_range(layout: Layout) -> tuple[int, int]:
+    """The lowest and highest seed the layout's generator accepts."""
+    return GENERATORS[_generator(layout)]
+
+
 def check_seed(layout: Layout, seed: int) -> None:
-    lo, hi = GENERATORS[_generator(layout)]
+    lo, hi = seed_range(layout)
     if not isinstance(seed, int) or not lo <= seed <= hi:
         raise SeedError(f"seed {seed}: expected an integer {lo}..{hi} for layout {layout.name!r}")
 

@@ -37,3 +37,7 @@ class UnsupportedError(PatienceError):
 
 class EngineDisagreement(PatienceError):
     """Two engines gave different verdicts for one deal."""
+
+
+class VerificationFailed(PatienceError):
+    """An engine claimed a win whose solution does not replay: a bug, never a verdict."""

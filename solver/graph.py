@@ -56,8 +56,10 @@ from typing import Any
 
 import networkx as nx
 
-from .errors import InputError, PatienceError
-from .game import Position
+from .errors import InputError, PatienceError, VerificationFailed
+from .families import family_of
+from .families.base import Position
+from .result import Result
 
 DEFAULT_MAX_NODES = 100_000
 # Bytes a state costs while exploring (graph node and edges, tree line, queue), measured on
@@ -239,9 +241,7 @@ def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *
     if max_nodes is not None and max_nodes < 1:
         raise InputError(f"--max-nodes: expected a number >= 1, got {max_nodes}")
     if position is None:
-        from .games import start_position
-
-        position = start_position(layout, deal)
+        position = family_of(layout).start_position(layout, deal)
     ex = Exploration(position, follow_forced=follow_forced, prune_dead=prune_dead)
     found = ex.run(max_nodes, timeout, stop_at_win)
     return ex, found
@@ -263,7 +263,7 @@ def state_graph(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODE
     g = ex.graph
     _label_winnable(g, ex.prune_dead)
     best = min((n for n, w in g.nodes(data="won") if w), key=lambda n: g.nodes[n]["depth"], default=None)
-    g.graph.update(layout=getattr(layout, "name", "?"), complete=ex.reason is None, reason=ex.reason,
+    g.graph.update(layout=layout.name, complete=ex.reason is None, reason=ex.reason,
                    follow_forced=follow_forced, prune_dead=prune_dead, max_nodes=max_nodes,
                    shortest_win=None, solution=None, seconds=round(time.perf_counter() - t0, 4))
     nx.set_node_attributes(g, False, "shortest")
@@ -360,11 +360,6 @@ def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NOD
 def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
-    from .api import VerificationFailed, reduced_rank
-    from .deal import to_json
-    from .result import Result
-    from .verify import verify_solution
-
     max_nodes = DEFAULT_MAX_NODES
     timeout = None
     if limits is not None:
@@ -386,11 +381,12 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
                              "shortest": True}
     if solution is not None:
         stats["moves"] = len(solution)
-    deal_json = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else to_json(deal)
+    family = family_of(layout)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
-                    stats=stats, deal=deal_json, solution=solution, max_rank=reduced_rank(layout))
+                    stats=stats, deal=family.deal_to_json(layout, deal), solution=solution,
+                    max_rank=family.max_rank(layout))
     if solution is not None:
-        problem = verify_solution(layout, deal, solution)
+        problem = family.replay(layout, deal, solution)
         if problem is not None:
             raise VerificationFailed(f"the shortest-win search claimed a win on {layout.name} seed {seed} "
                                      f"but the verifier says: {problem}")

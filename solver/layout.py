@@ -8,15 +8,12 @@ Every key is checked here once, so the engines can trust a ``Layout``.
 
 from __future__ import annotations
 
-import difflib
-import tomllib
-from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import cards
 from .errors import LayoutError
+from .schema import Table, decode
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
 
@@ -124,13 +121,22 @@ class Layout:
     def top_rank(self) -> int:
         return self.max_rank
 
+    @property
+    def family(self) -> str:
+        """The family that plays this layout, by what it holds: a hole (Black Hole, Golf), a
+        tableau (FreeCell and friends; with a reserve pile, Canfield), or reserve columns
+        alone (the debutante family)."""
+        if self.hole is not None:
+            return "hole"
+        if self.tableau.count:
+            return "tableau"
+        return "reserve"
+
     def pack(self) -> list[int]:
         return cards.pack(self.decks, self.max_rank)
 
     def with_max_rank(self, max_rank: int) -> Layout:
         """The same game on a reduced deck holding ranks A..``max_rank``."""
-        from dataclasses import replace
-
         if not 1 <= max_rank <= 13:
             raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
         reduced = replace(self, max_rank=max_rank)
@@ -153,85 +159,16 @@ class Layout:
 # ---------------------------------------------------------------- reading
 
 
-class _Table:
-    """A TOML table with the key path it was read from, for error messages."""
-
-    def __init__(self, where: str, path: str, data: dict[str, Any]):
-        self.where, self.path, self.data = where, path, data
-        self.used: set[str] = set()
-
-    def key(self, k: str) -> str:
-        k = k if k.isprintable() else repr(k)  # a quoted TOML key may hold a newline
-        return f"{self.path}.{k}" if self.path else k
-
-    def fail(self, k: str, expected: str) -> LayoutError:
-        got = self.data.get(k)
-        return LayoutError(f"{self.where}: {self.key(k)}: expected {expected}, got {got!r}")
-
-    def get(self, k: str, default: Any, expected: str, ok) -> Any:
-        self.used.add(k)
-        if k not in self.data:
-            return default
-        value = self.data[k]
-        try:
-            good = ok(value)
-        except (TypeError, ValueError):
-            good = False
-        if not good:
-            raise self.fail(k, expected)
-        return value
-
-    def int(self, k: str, default: int, lo: int, hi: int = 10**6) -> int:
-        return self.get(
-            k, default, f"an integer {lo}..{hi}",
-            lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi,
-        )
-
-    def bool(self, k: str, default: bool) -> bool:
-        return self.get(k, default, "true or false", lambda v: isinstance(v, bool))
-
-    def str(self, k: str, default: str, allowed: tuple[str, ...] | None = None) -> str:
-        if allowed:
-            return self.get(k, default, "one of " + ", ".join(repr(a) for a in allowed),
-                            lambda v: v in allowed)
-        return self.get(k, default, "a string", lambda v: isinstance(v, str))
-
-    def ints(self, k: str, default: tuple[int, ...], lo: int, hi: int) -> tuple[int, ...]:
-        value = self.get(
-            k, list(default), f"a list of integers {lo}..{hi}",
-            lambda v: isinstance(v, list)
-            and all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in v),
-        )
-        return tuple(value)
-
-    def sub(self, k: str) -> _Table | None:
-        self.used.add(k)
-        if k not in self.data:
-            return None
-        if not isinstance(self.data[k], dict):
-            raise self.fail(k, "a table")
-        return _Table(self.where, self.key(k), self.data[k])
-
-    def done(self) -> None:
-        unknown = sorted(set(self.data) - self.used)
-        if unknown:
-            k = unknown[0]
-            near = difflib.get_close_matches(k, sorted(self.used), n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            allowed = ", ".join(sorted(self.used))
-            raise LayoutError(f"{self.where}: {self.key(k)}: unknown key{hint}; allowed: {allowed}")
-
-
 def _rank(text: str) -> int:
     return cards.RANKS.index(text) + 1
 
 
-def _foundations(t: _Table) -> Foundations:
+def _foundations(t: Table) -> Foundations:
     rows = []
     raw = t.get("rows", [], "a list of {base = 'A'|'K'|'deal', build = 'up'|'down'} tables",
                 lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
     for i, r in enumerate(raw):
-        rt = _Table(t.where, f"{t.path}.rows[{i}]", r)
+        rt = Table(t.where, f"{t.path}.rows[{i}]", r)
         base = rt.str("base", "A", ("A", "K", "deal"))
         build = rt.str("build", "up", ("up", "down"))
         rt.done()
@@ -251,7 +188,7 @@ def _foundations(t: _Table) -> Foundations:
     return Foundations(tuple(rows), preset, removable, wrap)
 
 
-def _hole(t: _Table) -> Hole:
+def _hole(t: Table) -> Hole:
     start = t.get("start", "stock", "a card name such as 'AS', or 'stock'",
                   lambda v: v == "stock" or cards.parse(v) >= 0)
     h = Hole(start=start, wrap=t.bool("wrap", False))
@@ -259,7 +196,7 @@ def _hole(t: _Table) -> Hole:
     return h
 
 
-def _reserve(t: _Table) -> Reserve:
+def _reserve(t: Table) -> Reserve:
     r = Reserve(
         count=t.int("count", 0, 0, 64),
         capacity=t.int("capacity", UNLIMITED, 0, 104),
@@ -273,7 +210,7 @@ def _reserve(t: _Table) -> Reserve:
     return r
 
 
-def _tableau(t: _Table) -> Tableau:
+def _tableau(t: Table) -> Tableau:
     count = t.int("count", 0, 0, 20)
     deal = t.ints("deal", (), 0, 104)
     face_down = t.ints("face_down", (0,) * len(deal), 0, 104)
@@ -294,7 +231,7 @@ def _tableau(t: _Table) -> Tableau:
     return tab
 
 
-def _cells(t: _Table) -> Cells:
+def _cells(t: Table) -> Cells:
     c = Cells(count=t.int("count", 0, 0, 16), deal=t.int("deal", 0, 0, 16))
     if c.deal > c.count:
         raise t.fail("deal", f"at most cells.count = {c.count}")
@@ -302,7 +239,7 @@ def _cells(t: _Table) -> Cells:
     return c
 
 
-def _stock(t: _Table) -> Stock:
+def _stock(t: Table) -> Stock:
     s = Stock(
         turn=t.str("turn", "none", ("place", "waste", "deal-row", "hole", "none")),
         deal_count=t.int("deal_count", 1, 1, 52),
@@ -315,7 +252,7 @@ def _stock(t: _Table) -> Stock:
     return s
 
 
-def _deal(t: _Table) -> DealSpec:
+def _deal(t: Table) -> DealSpec:
     kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
         generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol")),
@@ -329,19 +266,9 @@ def _deal(t: _Table) -> DealSpec:
     return d
 
 
-def parse(text: str, where: str, name: str) -> Layout:
-    """Read a layout from TOML ``text``; ``where`` names the file in messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise LayoutError(f"{where}: malformed TOML: {e}") from None
-    except RecursionError:
-        raise LayoutError(f"{where}: malformed TOML: nested too deeply") from None
-    if "board" in data:  # a peg solitaire board, not a card layout
-        from .peg.board import parse_board_layout
-
-        return parse_board_layout(data, where, name)
-    top = _Table(where, "", data)
+def parse(data: dict[str, Any], where: str, name: str) -> Layout:
+    """Read a card layout from parsed TOML ``data``; ``where`` names the file in messages."""
+    top = Table(where, "", data)
     title = top.str("title", name)
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
@@ -369,6 +296,11 @@ def parse(text: str, where: str, name: str) -> Layout:
     return layout
 
 
+def parse_text(text: str, where: str, name: str) -> Layout:
+    """Read a card layout from TOML ``text``."""
+    return parse(decode(text, where), where, name)
+
+
 def _dealt(lay: Layout) -> int:
     """How many cards the deal places before the stock: columns, cells, preset bases, the hole."""
     return (
@@ -386,6 +318,9 @@ def _check_whole(lay: Layout, where: str) -> None:
         raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
     if not lay.foundations.rows and lay.hole is None:
         raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
+    if lay.hole is None and not lay.tableau.count and not lay.reserve.count:
+        raise LayoutError(f"{where}: expected a [reserve], a [tableau] or a [hole]: "
+                          "a layout needs columns (or a hole) to play from")
     if lay.reserve.capacity and lay.reserve.deal > lay.reserve.capacity:
         raise LayoutError(f"{where}: reserve.deal: expected at most reserve.capacity = {lay.reserve.capacity}")
     if lay.reserve.count and lay.reserve.accepts == "none" and not lay.tableau.count:
@@ -399,37 +334,3 @@ def _check_whole(lay: Layout, where: str) -> None:
                           "from the deal (base = 'deal')")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
-
-
-# --------------------------------------------------------------- registry
-
-
-def _builtin_dir():
-    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver.layouts``."""
-    try:
-        return resources.files("solver.layouts")
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parent.parent / "layouts"
-
-
-def builtin_names() -> list[str]:
-    return sorted(p.name[:-5] for p in _builtin_dir().iterdir() if p.name.endswith(".toml"))
-
-
-def load(name_or_path: str) -> Layout:
-    """A built-in layout by name, or the user's own layout file by path."""
-    p = Path(name_or_path)
-    if name_or_path.endswith(".toml") or p.is_file():
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as e:
-            raise LayoutError(f"{name_or_path}: cannot read layout file: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise LayoutError(f"{name_or_path}: expected a UTF-8 text file (TOML)") from None
-        return parse(text, name_or_path, p.stem)
-    res = _builtin_dir() / f"{name_or_path}.toml"
-    if not res.is_file():
-        near = difflib.get_close_matches(name_or_path, builtin_names(), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(near)}?" if near else "; `patience layouts` lists them"
-        raise LayoutError(f"unknown layout {name_or_path!r}{hint}")
-    return parse(res.read_text(encoding="utf-8"), f"layouts/{name_or_path}.toml", name_or_path)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+from . import api
+from .families import AnyLayout
 
 
 def nonnegative_int(text: str) -> int:
@@ -58,10 +62,8 @@ def add_deal_source(p: argparse.ArgumentParser) -> None:
     g.add_argument("--deal", metavar="FILE", help="read the deal: JSON, or the fc-solve board format")
 
 
-def load(args: argparse.Namespace):
+def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
     """The layout and deal that the layout/deal options name."""
-    from . import api
-
     layout = api.load_layout(args.layout, getattr(args, "max_ranks", None))
     deal = None
     if hasattr(args, "seed"):

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
+Verdict = Literal["won", "lost", "unknown"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+EXIT_CODES: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 3}
 EXIT_BAD_INPUT = 2
 EXIT_DISAGREEMENT = 4
+
+
+@dataclass
+class EngineRun:
+    """What an engine returns for one deal, before it becomes a ``Result``."""
+
+    verdict: Verdict
+    reason: str | None = None  # the limit hit ("unknown"), or the argument that proved "lost"
+    solution: list[dict[str, Any]] | None = None  # result-contract moves, for "won"
+    nodes: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -15,7 +28,7 @@ class Result:
     layout: str
     seed: int | None
     engine: str
-    verdict: str  # "won", "lost", "unknown"
+    verdict: Verdict
     reason: str | None = None  # the limit hit, for "unknown"
     stats: dict[str, Any] = field(default_factory=dict)  # nodes, seconds, ...
     deal: dict[str, list[str]] = field(default_factory=dict)

@@ -20,11 +20,11 @@ from walks import (
 from solver import api, cards
 from solver import deal as deals
 from solver.errors import LayoutError
-from solver.games import start_position
-from solver.games.tableau import TableauPosition
-from solver.layout import parse
-from solver.referee.tableau import replay
-from solver.search import Limits
+from solver.families import start_position
+from solver.families.tableau.position import TableauPosition
+from solver.families.tableau.referee import replay
+from solver.layout import parse_text as parse
+from solver.limits import Limits
 
 
 def cs(text: str) -> list[int]:

@@ -18,11 +18,11 @@ from ortools.sat.python import cp_model
 from solver import api, cards
 from solver import deal as deals
 from solver.cli import main
-from solver.cpsat import build
-from solver.engines import ENGINES, EngineRun
+from solver.engines import portfolio
+from solver.engines.cpsat import build
 from solver.errors import EngineDisagreement, UnsupportedError
-from solver.result import EXIT_DISAGREEMENT
-from solver.search import Limits
+from solver.limits import Limits
+from solver.result import EXIT_DISAGREEMENT, EngineRun
 
 LIMITS = Limits(timeout=60)
 
@@ -307,8 +307,8 @@ def test_a_fixed_random_seed_repeats_the_run():
                          + [("hole", f) for f in ("symmetry", "alldiff", "sequence", "light_presolve")])
 def test_model_features_keep_the_verdict(model, feature):
     """Redundant constraints, dominance and symmetry rules change the time, never the verdict."""
-    from solver.cpsat.hole_model import FEATURES as HOLE
-    from solver.cpsat.reserve_model import FEATURES as RESERVE
+    from solver.families.hole.model import FEATURES as HOLE
+    from solver.families.reserve.model import FEATURES as RESERVE
 
     default = (RESERVE if model == "reserve" else HOLE)[feature]
     switch = ("-" if default else "+") + feature
@@ -348,7 +348,7 @@ def test_cli_both_reports_a_disagreement_with_exit_code_4(capsys, monkeypatch):
     def wrong(layout, deal, limits, **options):
         return EngineRun("lost", None, None, 0, {})
 
-    monkeypatch.setitem(ENGINES, "cpsat", wrong)
+    monkeypatch.setitem(portfolio.PARTS, "cpsat", wrong)
     code = main(["solve", "debutante", "--max-ranks", "5", "--seed", "1", "--engine", "both", "--json"])
     captured = capsys.readouterr()
     results = [json.loads(line) for line in captured.out.splitlines()]

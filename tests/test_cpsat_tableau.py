@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from solver import api, cards
-from solver.cpsat import build
-from solver.cpsat.tableau_model import TableauModel, single_card_moves
+from solver.api import verify_solution
+from solver.engines.cpsat import build
 from solver.errors import UnsupportedError
-from solver.search import Limits
-from solver.verify import verify_solution
+from solver.families.tableau.model import TableauModel, single_card_moves
+from solver.limits import Limits
 
 LIMITS = Limits(timeout=60)
 
@@ -267,8 +267,8 @@ def test_a_fixed_horizon_too_short_for_any_win_is_named():
 @pytest.mark.parametrize("name, share", [("freecell", TableauModel.AUTO_SHARE), ("colorado", None)])
 def test_auto_gives_each_model_its_share(monkeypatch, name, share):
     """``auto`` gives CP-SAT the model's AUTO_SHARE of the time left (the default for others)."""
-    from solver.cpsat import portfolio
-    from solver.engines import EngineRun
+    from solver.engines import portfolio
+    from solver.result import EngineRun
 
     given: list[tuple[str, float]] = []
 
@@ -281,14 +281,14 @@ def test_auto_gives_each_model_its_share(monkeypatch, name, share):
     portfolio.run_auto(lay, api.make_deal(lay, 1), Limits(timeout=100.0))
     engines = [e for e, _ in given]
     assert engines == ["dfs", "cpsat", "dfs"]
-    expected = share if share is not None else portfolio.AUTO_CPSAT
+    expected = share if share is not None else 0.7
     assert given[1][1] == pytest.approx(expected * 100.0, rel=0.01)  # the fake phases take no time
 
 
 def test_canfield_goes_to_the_tableau_model_and_is_refused_for_its_stock():
     lay = api.load_layout("canfield")
-    from solver.cpsat import model_class
+    from solver.families import family_of
 
-    assert model_class(lay) is TableauModel
+    assert family_of(lay).cpsat_model(lay) is TableauModel
     with pytest.raises(UnsupportedError, match="stock"):
         build(lay, api.make_deal(lay, 1))

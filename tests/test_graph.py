@@ -11,10 +11,11 @@ import networkx as nx
 import pytest
 
 from solver import api, cards, graph
-from solver import layout as layouts
+from solver.api import verify_solution
 from solver.cli import main
-from solver.search import Limits, dfs
-from solver.verify import verify_solution
+from solver.engines.dfs import dfs
+from solver.families import parse_layout_text
+from solver.limits import Limits
 
 BLACK_HOLE = api.load_layout("black-hole")
 GOLF = api.load_layout("golf")
@@ -40,7 +41,7 @@ def board_toml(shape: list[str], empty: list[str], pegs: int = 1, goal_hole: str
 
 
 def peg_board(shape: list[str], empty: list[str], pegs: int = 1, goal_hole: str | None = None):
-    return layouts.parse(board_toml(shape, empty, pegs, goal_hole), "test board", "board")
+    return parse_layout_text(board_toml(shape, empty, pegs, goal_hole), "test board", "board")
 
 
 # ------------------------------------------------------------ hand-counted graphs
@@ -120,7 +121,7 @@ def test_hand_counted_peg_line(goal_pegs):
     else:
         assert (f["dead_ends"], f["won_states"], f["winnable"], f["root_winnable"]) == (0, 3, 6, True)
         assert f["shortest_win"] == 2
-        assert lay.verify_solution(deal, g.graph["solution"]) is None
+        assert api.verify_solution(lay, deal, g.graph["solution"]) is None
 
 
 def test_reserve_decisions_are_edges_of_their_own():

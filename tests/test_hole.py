@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from solver import api, cards
 from solver.deal import to_json
-from solver.games.hole import HolePosition
-from solver.referee.hole import replay
-from solver.search import Limits, dfs
+from solver.engines.dfs import dfs
+from solver.families.hole.position import HolePosition
+from solver.families.hole.referee import replay
+from solver.limits import Limits
 
 BLACK_HOLE = api.load_layout("black-hole")
 GOLF = api.load_layout("golf")

@@ -10,14 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import deal as deals
-from solver import layout as layouts
 from solver.cli import main
 from solver.describe import describe
 from solver.errors import InputError, LayoutError
+from solver.families import load_layout, parse_layout_text
+from solver.schema import builtin_names
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = layouts.builtin_names()
-CARD_NAMES = [n for n in NAMES if hasattr(layouts.load(n), "foundations")]
+NAMES = builtin_names()
+CARD_NAMES = [n for n in NAMES if load_layout(n).family != "peg"]
 
 
 def test_the_builtin_layouts_are_the_files_in_layouts() -> None:
@@ -29,7 +30,7 @@ def test_the_builtin_layouts_are_the_files_in_layouts() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_layout_loads_and_shows_itself(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    lay = layouts.load(name)
+    lay = load_layout(name)
     assert lay.name == name
     assert lay.title and lay.description and lay.rules_version >= 1
     assert main(["show", name]) == 0
@@ -41,7 +42,7 @@ def test_every_layout_loads_and_shows_itself(name: str, capsys: pytest.CaptureFi
 
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_card_layout_description_matches_its_tables(name: str) -> None:
-    lay = layouts.load(name)
+    lay = load_layout(name)
     text = describe(lay)
     counts = deals.expected_counts(lay)
     assert sum(counts.values()) == 52 * lay.decks
@@ -60,7 +61,7 @@ def test_card_layout_description_matches_its_tables(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["debutante", "twenty", "colorado"])
 def test_reduced_deck_description(name: str) -> None:
-    lay = layouts.load(name).with_max_rank(6)
+    lay = load_layout(name).with_max_rank(6)
     text = describe(lay)
     assert "reduced to ranks A..6" in text
     assert "from the six built down" in text  # the king row starts at the highest rank in play
@@ -70,7 +71,7 @@ def test_reduced_deck_description(name: str) -> None:
 def test_a_layout_file_by_path_is_the_builtin(tmp_path: Path) -> None:
     p = tmp_path / "my-freecell.toml"
     p.write_text((ROOT / "layouts" / "freecell.toml").read_text())
-    mine, builtin = layouts.load(str(p)), layouts.load("freecell")
+    mine, builtin = load_layout(str(p)), load_layout("freecell")
     assert mine.name == "my-freecell" and mine.path == str(p)
     assert mine.tableau == builtin.tableau and mine.cells == builtin.cells
     assert mine.foundations == builtin.foundations and mine.deal == builtin.deal
@@ -78,11 +79,11 @@ def test_a_layout_file_by_path_is_the_builtin(tmp_path: Path) -> None:
 
 def test_unknown_layout_suggests_near_names() -> None:
     with pytest.raises(LayoutError, match=r"unknown layout 'fre'; did you mean freecell"):
-        layouts.load("fre")
+        load_layout("fre")
     with pytest.raises(LayoutError, match=r"did you mean .*debutante"):
-        layouts.load("debutant")
+        load_layout("debutant")
     with pytest.raises(LayoutError, match=r"`patience layouts` lists them"):
-        layouts.load("zzzzzzzz")
+        load_layout("zzzzzzzz")
 
 
 # ---------------------------------------------------------------- the schema's messages
@@ -131,7 +132,7 @@ def test_schema_errors_name_the_file_and_key(case: str, tmp_path: Path) -> None:
     p = tmp_path / "bad.toml"
     p.write_text(text)
     with pytest.raises(LayoutError) as e:
-        layouts.load(str(p))
+        load_layout(str(p))
     message = str(e.value)
     assert "\n" not in message
     assert message.startswith(str(p)), message
@@ -142,23 +143,23 @@ def test_unreadable_layout_files(tmp_path: Path) -> None:
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00 title")
     with pytest.raises(LayoutError, match=r"binary\.toml: expected a UTF-8 text file"):
-        layouts.load(str(binary))
+        load_layout(str(binary))
     with pytest.raises(LayoutError, match=r"missing\.toml: cannot read layout file"):
-        layouts.load(str(tmp_path / "missing.toml"))
+        load_layout(str(tmp_path / "missing.toml"))
     folder = tmp_path / "folder.toml"
     folder.mkdir()
     with pytest.raises(LayoutError, match=r"folder\.toml: cannot read layout file"):
-        layouts.load(str(folder))
+        load_layout(str(folder))
 
 
 def test_max_ranks_must_fit_the_deal() -> None:
-    assert layouts.load("debutante").with_max_rank(5).max_rank == 5  # 40 cards, 20 dealt
+    assert load_layout("debutante").with_max_rank(5).max_rank == 5  # 40 cards, 20 dealt
     for name, r in (("klondike", 6), ("forty-thieves", 3), ("golf", 8), ("debutante", 2), ("twenty", 3)):
         with pytest.raises(LayoutError, match=rf"--max-ranks {r}: {name} deals \d+ cards"):
-            layouts.load(name).with_max_rank(r)
+            load_layout(name).with_max_rank(r)
     for r in (0, 14):
         with pytest.raises(LayoutError, match=r"--max-ranks: expected 1\.\.13"):
-            layouts.load("debutante").with_max_rank(r)
+            load_layout("debutante").with_max_rank(r)
 
 
 def test_layout_errors_are_input_errors() -> None:
@@ -199,7 +200,7 @@ def _edited_layout(draw: st.DrawFn) -> str:
 @given(text=_edited_layout())
 def test_fuzz_layout_files_load_or_give_one_line(text: str) -> None:
     try:
-        lay = layouts.parse(text, "fuzz.toml", "fuzz")
+        lay = parse_layout_text(text, "fuzz.toml", "fuzz")
     except LayoutError as e:
         assert len(str(e).splitlines()) == 1 and str(e).startswith("fuzz.toml: "), str(e)
         return

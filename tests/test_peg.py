@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api, layout
+from solver import api
 from solver.errors import InputError, LayoutError
-from solver.peg.pagoda import is_pagoda, position_class
-from solver.peg.position import BIAS, FIELD
-from solver.search import Limits
+from solver.families import load_layout, parse_layout_text
+from solver.families.peg.pagoda import is_pagoda, position_class
+from solver.families.peg.position import BIAS, FIELD
+from solver.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +31,7 @@ def board_toml(shape: list[str], empty: list[str], goal_hole: str | None = None,
 def load_board(tmp_path: Path, name: str, text: str):
     path = tmp_path / f"{name}.toml"
     path.write_text(text)
-    return layout.load(str(path))
+    return load_layout(str(path))
 
 
 def pegs_of(lay, pos) -> list[str]:
@@ -58,7 +59,7 @@ def start_with_empty(lay, empty: list[str]):
     ("french-37", ["c1"], {"e1-c1", "c3-c1"}),
 ])
 def test_jumps_of_fixed_positions(name, empty, expected):
-    lay = layout.load(name)
+    lay = load_layout(name)
     pos = start_with_empty(lay, empty)
     got = set()
     for m in pos.legal_moves():
@@ -69,20 +70,20 @@ def test_jumps_of_fixed_positions(name, empty, expected):
 
 
 def test_board_sizes_and_symmetries():
-    eng, fr = layout.load("english-33"), layout.load("french-37")
+    eng, fr = load_layout("english-33"), load_layout("french-37")
     assert (eng.board.size, len(eng.board.jumps), len(eng.board.symmetries)) == (33, 76, 8)
     assert (fr.board.size, len(fr.board.jumps), len(fr.board.symmetries)) == (37, 92, 8)
 
 
 def test_no_jumps_from_one_peg_or_full_board():
-    lay = layout.load("english-33")
+    lay = load_layout("english-33")
     assert lay.start_position(("d4",)).legal_moves() == []
     assert lay.start_position(lay.board.names).legal_moves() == []
 
 
 # ------------------------------------------------------ apply, undo, keys
 
-ENGLISH = layout.load("english-33")
+ENGLISH = load_layout("english-33")
 
 
 def _state(pos):
@@ -143,7 +144,7 @@ def test_key_tells_different_positions_apart():
 
 def test_pagodas_are_pagodas():
     for name in ("english-33", "french-37-any-end", "english-33-any-end"):
-        lay = layout.load(name)
+        lay = load_layout(name)
         bounds = lay.bounds_for(lay.deal_from_seed())
         assert all(is_pagoda(lay.board, w) for w in bounds.pagodas)
 
@@ -212,7 +213,7 @@ def brute_force(shape: list[str], empty: str, goal: str | None) -> bool:
 def small_cases():
     cases = []
     for bname, shape in SMALL.items():
-        lay = layout.parse(board_toml(shape, ["a1" if shape[0][0] == "o" else "c1"]), bname, bname)
+        lay = parse_layout_text(board_toml(shape, ["a1" if shape[0][0] == "o" else "c1"]), bname, bname)
         seen: set[int] = set()
         for h in range(lay.board.size):
             if h in seen:
@@ -234,7 +235,7 @@ def test_engines_agree_on_small_boards(tmp_path, bname, hole, same):
         res = api.solve(lay, engine=engine, limits=Limits(timeout=60), **opts)
         verdicts[f"{engine}{opts}"] = res.verdict
         if res.verdict == "won":  # api.solve has replayed it already; replay once more here
-            assert lay.verify_solution(lay.deal_from_seed(), res.solution) is None
+            assert api.verify_solution(lay, lay.deal_from_seed(), res.solution) is None
     assert set(verdicts.values()) == {"won" if expected else "lost"}, verdicts
 
 
@@ -269,19 +270,19 @@ def _english_solution():
 ])
 def test_corrupted_solutions_are_rejected(corrupt, message):
     deal, solution = _english_solution()
-    assert ENGLISH.verify_solution(deal, solution) is None
-    problem = ENGLISH.verify_solution(deal, corrupt([dict(m) for m in solution]))
+    assert api.verify_solution(ENGLISH, deal, solution) is None
+    problem = api.verify_solution(ENGLISH, deal, corrupt([dict(m) for m in solution]))
     assert problem is not None and message in problem
 
 
 def test_wrong_final_hole_is_rejected(tmp_path):
-    anywhere = layout.load("english-33-any-end")
+    anywhere = load_layout("english-33-any-end")
     res = api.solve(anywhere, limits=Limits(timeout=60))
     assert res.verdict == "won"
     last = res.solution[-1]["to"]
     other = "a3" if last != "a3" else "a4"
     strict = anywhere.variant("strict", goal_hole=other)
-    problem = strict.verify_solution(anywhere.deal_from_seed(), res.solution)
+    problem = api.verify_solution(strict, anywhere.deal_from_seed(), res.solution)
     assert problem is not None and f"not in {other}" in problem
 
 
@@ -309,7 +310,7 @@ def test_bad_board_files(tmp_path, text, key, expected):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(LayoutError) as err:
-        layout.load(str(path))
+        load_layout(str(path))
     msg = str(err.value)
     assert str(path) in msg and key in msg and expected in msg, msg
 

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from solver import api
 from solver import deal as deals
-from solver.engines import solution_json
-from solver.games.reserve import ReservePosition
-from solver.search import Limits, dfs
-from solver.verify import verify_solution
+from solver.api import verify_solution
+from solver.engines.dfs import dfs
+from solver.families import solution_json
+from solver.families.reserve.position import ReservePosition
+from solver.limits import Limits
 
 FAMILY = ["debutante", "debutante-fifo", "debutante-unlimited", "debutante-1", "colorado",
           "grandfather", "double-line", "twenty", "sly-fox"]

@@ -8,10 +8,10 @@ import pytest
 
 from solver import api
 from solver import deal as deals
-from solver.engines import solution_json
-from solver.games import start_position
-from solver.search import Limits, Restarts, dfs, luby
-from solver.verify import verify_solution
+from solver.api import verify_solution
+from solver.engines.dfs import Restarts, dfs, luby
+from solver.families import solution_json, start_position
+from solver.limits import Limits
 
 
 def test_luby_sequence():

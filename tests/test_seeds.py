@@ -9,9 +9,9 @@ import pytest
 
 from solver import api, seeds
 from solver import deal as deals
-from solver import layout as layouts
 from solver.errors import InputError, UnsupportedError
-from solver.search import Limits
+from solver.families import load_layout
+from solver.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = seeds.set_names()
@@ -39,7 +39,7 @@ def test_every_set_is_documented() -> None:
 
 @pytest.mark.parametrize("name, entry", ENTRIES, ids=[f"{n}:{e.layout}#{e.seed}" for n, e in ENTRIES])
 def test_every_entry_names_a_real_deal(name: str, entry: seeds.SeedEntry) -> None:
-    lay = layouts.load(entry.layout)
+    lay = load_layout(entry.layout)
     assert entry.verdict in ("won", "lost")
     assert len(entry.source) > 20  # a citation, not a placeholder
     if hasattr(lay, "foundations"):

@@ -18,11 +18,12 @@ from walks import (
 
 from solver import api, cards
 from solver import deal as deals
-from solver.games import start_position
-from solver.games.tableau import REDEAL, TURN, TableauPosition
+from solver.engines.dfs import dfs
+from solver.families import start_position
+from solver.families.tableau.position import REDEAL, TURN, TableauPosition
+from solver.families.tableau.referee import replay
 from solver.layout import DealSpec
-from solver.referee.tableau import replay
-from solver.search import Limits, dfs
+from solver.limits import Limits
 
 TABLEAU_LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
                    "forty-thieves", "klondike", "klondike-draw-1"]

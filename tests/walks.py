@@ -31,8 +31,9 @@ def verdicts_with_and_without_forced(lay: Any, seeds: range, max_nodes: int) -> 
     """Complete searches of each seed's deal with and without the automatic (forced) moves;
     asserts that both finish and agree, and returns the verdicts."""
     from solver import deal as deals
-    from solver.games import start_position
-    from solver.search import Limits, dfs
+    from solver.engines.dfs import dfs
+    from solver.families import start_position
+    from solver.limits import Limits
 
     verdicts = []
     for seed in seeds:
@@ -69,7 +70,7 @@ def engine_vs_brute_force(lay: Any, seeds: range, brute_force: Any) -> dict[bool
     returns how many won (True) and lost (False) deals were compared."""
     from solver import api
     from solver import deal as deals
-    from solver.search import Limits
+    from solver.limits import Limits
 
     checked = {True: 0, False: 0}
     for seed in seeds:

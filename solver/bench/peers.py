@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..layout import Layout
+
 FC_SOLVE = "fc-solve"
 _VERDICTS = {
     "This game is solveable.": "won",
@@ -65,15 +67,13 @@ def fc_solve_options(layout: Any) -> list[str] | None:
     """fc-solve's game options for ``layout``, or None when fc-solve cannot play it:
     the FreeCell family only (tableau columns built down, cells, foundations from the ace up;
     no stock, reserve, hole, face-down cards or preset foundations; a whole deck)."""
-    tab = getattr(layout, "tableau", None)
-    if getattr(layout, "hole", None) is not None or tab is None or not tab.count:
+    if not isinstance(layout, Layout) or layout.family != "tableau" or layout.reserve.count:
         return None
-    if getattr(layout, "reserve", None) is not None and layout.reserve.count:
-        return None
+    tab = layout.tableau
     found = layout.foundations
     if found.preset or [(r.base, r.direction) for r in found.rows] != [(1, 1)] * layout.decks:
         return None
-    if layout.stock.turn != "none" or getattr(layout, "max_rank", 13) != 13:
+    if layout.stock.turn != "none" or layout.max_rank != 13:
         return None
     if any(tab.face_down) or tab.direction != -1 or not tab.to_foundation:
         return None

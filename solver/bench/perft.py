@@ -21,17 +21,17 @@ def perft(layout: Any, seeds: tuple[int, ...] = PERFT_SEEDS, playouts: int = 100
           max_depth: int = 1000) -> dict[str, Any]:
     """Counts and rates of move generation, push/pop and keys over random playouts."""
     from .. import api
-    from ..games import start_position
+    from ..families import family_of
 
     clock = time.perf_counter
-    shuffled = getattr(layout, "shuffled", True)
-    starts = list(seeds) if shuffled else [None]
+    family = family_of(layout)
+    starts = list(seeds) if family.shuffled else [None]
     gen_calls = generated = pushes = pops = keys = 0
     gen_t = push_t = pop_t = key_t = 0.0
     longest = 0
     for seed in starts:
-        pos = start_position(layout, api.make_deal(layout, seed))
-        rng = random.Random(f"perft:{layout.name}:{getattr(layout, 'max_rank', 13)}:{seed}")
+        pos = family.start_position(layout, api.make_deal(layout, seed))
+        rng = random.Random(f"perft:{layout.name}:{family.max_rank(layout) or 13}:{seed}")
         for _ in range(playouts):
             depth = 0
             while True:

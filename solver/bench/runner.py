@@ -51,10 +51,7 @@ class Target:
 def load(name: str, max_rank: int | None) -> Any:
     from .. import api
 
-    lay = api.load_layout(name)
-    if max_rank is not None and max_rank != getattr(lay, "max_rank", max_rank):
-        lay = lay.with_max_rank(max_rank)
-    return lay
+    return api.load_layout(name, max_rank)
 
 
 def _peak_mb() -> float:
@@ -65,7 +62,7 @@ def solve_deal(name: str, max_rank: int | None, seed: int | None, engine: str, t
                options: dict[str, Any]) -> dict[str, Any]:
     """Solve one deal in a worker: one row."""
     from .. import api
-    from ..search import Limits
+    from ..limits import Limits
 
     layout = load(name, max_rank)
     deal = api.make_deal(layout, seed)

@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import InputError, PatienceError, UnsupportedError
+from ..families import family_of
+from ..layout import Layout
 from .machine import busy_warning, load_average, machine
 from .runner import Target, group, load, peer_deal, solve_deal
 
@@ -68,7 +70,7 @@ def check(config: Config) -> None:
         raise InputError("--seeds: no seeds")
     for t in config.targets:
         lay = load(t.name, t.max_rank)
-        if getattr(lay, "shuffled", True):
+        if family_of(lay).shuffled:
             for seed in (config.seeds[0], config.seeds[-1]):
                 api.make_deal(lay, seed)
     if config.scaling:
@@ -77,7 +79,7 @@ def check(config: Config) -> None:
 
 
 def _seeds_for(layout: Any, seeds: list[int]) -> list[int | None]:
-    return list(seeds) if getattr(layout, "shuffled", True) else [None]
+    return list(seeds) if family_of(layout).shuffled else [None]
 
 
 def run(config: Config, progress: bool | None = None) -> dict[str, Any]:
@@ -189,7 +191,7 @@ def _scaling(config: Config, report: dict[str, Any], bar: Any) -> None:
                 notes.append(f"scaling {name}@{rank}: skipped: {e}")
                 bar.update(per_layout)
                 continue
-            cards = len(lay.pack()) if hasattr(lay, "pack") else None
+            cards = len(lay.pack()) if isinstance(lay, Layout) else None
             for engine in config.engines:
                 if (name, engine) in unsupported:
                     bar.update(len(config.scaling_seeds))

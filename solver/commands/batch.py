@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import batch
 from ..errors import InputError
+from ..families import family_of
 from ..options import add_layout, nonnegative_int, positive_int
 from .solve import add_limits, engine_options, limits_from
 
@@ -52,18 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_report)
 
 
-def seed_range(layout: Any) -> tuple[int, int]:
-    """The seeds the layout's deal generator accepts."""
-    from .. import deal as deals
-
-    if hasattr(layout, "deal_from_seed"):  # layouts with their own deals (peg boards)
-        return 1, 2**31 - 1
-    return deals.GENERATORS[deals._generator(layout)]
-
-
 def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
     seeds = batch.parse_seeds(args.seeds) if args.seeds is not None else None
-    low, high = seed_range(layout)
+    span = family_of(layout).seed_range(layout)
+    if span is None:
+        raise InputError(f"layout {layout.name!r} has one start and no shuffle: there are no seeds to batch; "
+                         "use `patience solve`")
+    low, high = span
     if args.sample is not None:
         seeds = batch.sample_seeds(args.sample, args.sample_seed, seeds, low, high)
     elif seeds is None:

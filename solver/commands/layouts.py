@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from .. import deal as deals
-from .. import layout as layouts
+from ..families import family_of, load_layout
 from ..options import add_deal_source, add_layout, load
+from ..schema import builtin_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,36 +27,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_layouts(args: argparse.Namespace) -> int:
-    names = layouts.builtin_names()
+    names = builtin_names()
     width = max(map(len, names))
     for name in names:
-        lay = layouts.load(name)
+        lay = load_layout(name)
         print(f"{name:<{width}}  {lay.description}")
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
     layout, _ = load(args)
-    if hasattr(layout, "describe"):
-        print(layout.describe(), end="")
-    else:
-        from ..describe import describe
-
-        print(describe(layout), end="")
+    print(family_of(layout).describe(layout), end="")
     return 0
 
 
 def run_deal(args: argparse.Namespace) -> int:
     layout, deal = load(args)
+    family = family_of(layout)
     if args.json:
-        to_json = getattr(layout, "deal_to_json", deals.to_json)  # peg boards write their own
-        print(json.dumps(to_json(deal)))
+        print(json.dumps(family.deal_to_json(layout, deal)))
     elif args.board:
-        print(deals.to_board(deal, layout), end="")
-    elif hasattr(layout, "deal_to_text"):  # peg boards draw their own
-        print(layout.deal_to_text(deal), end="")
-    elif hasattr(layout, "deal_to_json"):
-        print(json.dumps(layout.deal_to_json(deal)))
+        print(family.deal_to_board(layout, deal), end="")
     else:
-        print(deals.to_text(deal), end="")
+        print(family.deal_to_text(layout, deal), end="")
     return 0

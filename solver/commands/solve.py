@@ -10,10 +10,12 @@ from typing import Any
 
 from .. import api
 from ..engines import ENGINES
+from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
+from ..families import family_of
+from ..limits import Limits
 from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, positive_float
 from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
-from ..search import Limits
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,7 +69,7 @@ def run_solve(args: argparse.Namespace) -> int:
         result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
                            limits=limits_from(args), **engine_options(args))
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
-        for r in e.results(layout, args.seed, deal) if hasattr(e, "results") else []:
+        for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
             print(json.dumps(r.to_json()) if args.json else format_result(r, layout))
         print(f"patience: error: {e}", file=sys.stderr)
         return EXIT_DISAGREEMENT
@@ -94,8 +96,9 @@ def format_result(result: Result, layout: Any = None) -> str:
     stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
     head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
     lines = [head]
-    if result.solution and hasattr(layout, "format_solution"):  # the layout draws its own (peg boards)
-        return "\n".join([head, layout.format_solution(result)])
+    drawn = family_of(layout).format_solution(layout, result) if result.solution and layout is not None else None
+    if drawn is not None:  # the family draws its own (peg boards)
+        return "\n".join([head, drawn])
     for i, m in enumerate(result.solution or [], 1):
         count = f" ({m['count']} cards)" if m.get("count", 1) > 1 else ""
         lines.append(f"{i:4}. {m['card']} from {m['from']} to {m['to']}{count}")

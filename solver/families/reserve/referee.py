@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..layout import Layout
+from ...layout import Layout
 
 RANKS = "A23456789TJQK"
 
 
 def replay(layout: Layout, deal: dict[str, list[int]], solution: list[dict[str, Any]]) -> str | None:
-    from .. import cards
+    from ... import cards
 
     r, s = layout.reserve, layout.stock
     top_rank = layout.max_rank

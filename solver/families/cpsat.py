@@ -15,7 +15,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..search import Limits
+from ..errors import InputError
+from ..limits import Limits
+from ..result import Verdict
 
 
 def make_solver(limits: Limits, options: dict[str, Any]) -> cp_model.CpSolver:
@@ -62,7 +64,7 @@ def stats_of(solver: cp_model.CpSolver, status: int, model: cp_model.CpModel) ->
     }
 
 
-def decided(status: int) -> str | None:
+def decided(status: int) -> Verdict | None:
     """``won`` for a solution, ``lost`` for a proof of infeasibility, None otherwise."""
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "won"
@@ -85,6 +87,6 @@ def feature_flags(defaults: dict[str, bool], given: Any) -> dict[str, bool]:
         (w.strip()[1:], w.strip()[0] == "+") for w in str(given).split(",") if w.strip())
     for name, on in items:
         if name not in flags:
-            raise ValueError(f"unknown CP-SAT model feature {name!r}; known: {', '.join(sorted(flags))}")
+            raise InputError(f"unknown CP-SAT model feature {name!r}; known: {', '.join(sorted(flags))}")
         flags[name] = bool(on)
     return flags

@@ -34,10 +34,10 @@ import json
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from ..errors import DealError, InputError, LayoutError
-from ..layout import _Table
+from ...errors import DealError, InputError, LayoutError
+from ...schema import Table
 from .geometry import HOLE, MAX_COLUMNS, MAX_ROWS, Board
 from .pagoda import Bounds, bounds_for, position_class
 from .position import Goal, PegPosition, Tables
@@ -47,7 +47,7 @@ Deal = tuple[str, ...]  # the holes holding a peg, in board order
 _KEEP: Any = object()
 
 
-def _check_shape(t: _Table) -> Board:
+def _check_shape(t: Table) -> Board:
     def ok(v: Any) -> bool:
         return (isinstance(v, list) and 0 < len(v) <= MAX_ROWS
                 and all(isinstance(x, str) and set(x) <= {HOLE, " "} and len(x) <= MAX_COLUMNS for x in v))
@@ -66,7 +66,7 @@ def _check_shape(t: _Table) -> Board:
     return Board.from_shape(shape)
 
 
-def _hole(board: Board, t: _Table, key: str, value: Any, what: str) -> int:
+def _hole(board: Board, t: Table, key: str, value: Any, what: str) -> int:
     if not isinstance(value, str) or value not in board.index:
         raise LayoutError(f"{t.where}: {t.key(key)}: expected {what} (a hole of the board such as "
                           f"{board.names[0]!r}), got {value!r}")
@@ -75,7 +75,7 @@ def _hole(board: Board, t: _Table, key: str, value: Any, what: str) -> int:
 
 def parse_board_layout(data: dict[str, Any], where: str, name: str) -> PegLayout:
     """A peg board layout from parsed TOML ``data``; ``where`` names the file in messages."""
-    top = _Table(where, "", data)
+    top = Table(where, "", data)
     name = top.str("name", name)
     title = top.str("title", name)
     description = top.str("description", "")
@@ -129,8 +129,7 @@ class PegLayout:
     goal: Goal
     path: str = ""
 
-    max_rank = None  # no cards: --max-ranks is refused by with_max_rank
-    shuffled = False  # no shuffle: a run needs no seed
+    family: ClassVar[str] = "peg"
 
     # -- variants
 
@@ -253,17 +252,6 @@ class PegLayout:
     def start_position(self, deal: Deal) -> PegPosition:
         pegs = self.peg_indices(deal)
         return PegPosition(self.tables_for(pegs), pegs)
-
-    def cpsat(self, deal: Deal, limits: Any, **options: Any) -> Any:
-        from .cpsat import solve_peg_cpsat
-
-        return solve_peg_cpsat(self, deal, limits, **options)
-
-    def verify_solution(self, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
-        from .referee import replay
-
-        goal = None if self.goal.hole is None else self.board.names[self.goal.hole]
-        return replay(self.board.names, deal, solution, self.goal.pegs, goal)
 
     # -- words and pictures
 

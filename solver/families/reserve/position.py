@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cards
-from ..deal import Deal, foundation_base
-from ..layout import Layout
+from ... import cards
+from ...deal import Deal, foundation_base
+from ...layout import Layout
 
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6

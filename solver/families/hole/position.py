@@ -47,8 +47,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from .. import cards
-from ..errors import DealError, UnsupportedError
+from ... import cards
+from ...errors import DealError, UnsupportedError
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
 

@@ -33,24 +33,39 @@ Implied constraints, each sound and each switchable for experiments:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from ..engines import EngineRun
-from ..search import Limits
+from ortools.sat.python import cp_model
+
+from ...limits import Limits
+from ...result import Verdict
+from .layout import Deal, PegLayout
 from .pagoda import bounds_for
 
+Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]
 
-def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+
+class PegModel:
+    """The step model of one start position (the ``Model`` interface of ``solver.families.base``)."""
+
+    AUTO_SHARE: ClassVar[float] = 0.7
+
+    def __init__(self, layout: PegLayout, deal: Deal, features: Any = None):
+        self.layout, self.deal = layout, deal
+
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
+        return solve_peg_cpsat(self.layout, self.deal, limits, **options)
+
+
+def solve_peg_cpsat(layout: PegLayout, deal: Deal, limits: Limits, **options: Any) -> Solved:
     """Decide a peg board game with CP-SAT; ``won`` carries the jumps, ``lost`` is a proof
     of infeasibility, ``unknown`` names the limit hit."""
-    from ortools.sat.python import cp_model
-
     board, goal = layout.board, layout.goal
     start = layout.peg_indices(deal)
     steps = len(start) - goal.pegs
     holes, jumps = range(board.size), board.jumps
     if steps < 0:
-        return EngineRun("lost", stats={"steps": steps})
+        return "lost", None, None, {"steps": steps, "branches": 0}
 
     m = cp_model.CpModel()
     state = [[m.new_bool_var(f"s{t}_{board.names[h]}") for h in holes] for t in range(steps + 1)]
@@ -129,16 +144,16 @@ def solve_peg_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> E
             j = next(j for j in range(len(jumps)) if solver.boolean_value(jump[t][j]))
             frm, _, to = jumps[j]
             solution.append({"card": "peg", "from": board.names[frm], "to": board.names[to]})
-        return EngineRun("won", None, solution, solver.num_branches, stats)
+        return "won", None, solution, stats
     if status == cp_model.INFEASIBLE:
-        return EngineRun("lost", None, None, solver.num_branches, stats)
+        return "lost", None, None, stats
     if limits.timeout is not None and solver.wall_time >= limits.timeout * 0.95:
         reason = f"timeout {limits.timeout:g} s"
     elif limits.max_nodes is not None:
         reason = f"max-nodes {limits.max_nodes} (CP-SAT conflicts)"
     else:
         reason = f"CP-SAT status {solver.status_name(status)}"
-    return EngineRun("unknown", reason, None, solver.num_branches, stats)
+    return "unknown", reason, None, stats
 
 
 def _jump_order(board: Any) -> list[int]:

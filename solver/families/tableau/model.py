@@ -89,10 +89,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from .. import cards
-from ..errors import UnsupportedError
-from ..search import Limits
-from .common import decided, feature_flags, limit_reason, make_solver, stats_of
+from ... import cards
+from ...errors import UnsupportedError
+from ...limits import Limits
+from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {
     # no card moves twice in a row (two moves of one card in a row are one move, or none)
@@ -376,8 +376,8 @@ class TableauModel:
 
     def _extract(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         """The plan as moves of the result contract, columns and cells named by replaying it."""
-        from ..engines import solution_json
-        from ..games.tableau import TableauPosition
+        from ..base import solution_json
+        from .position import TableauPosition
 
         n = len(self.card)
         cols = [list(range(len(self.deal.get(f"tableau:{i}", [])))) for i in range(self.ncol)]

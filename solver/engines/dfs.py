@@ -27,26 +27,24 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import Position
+from ..families import family_of
+from ..families.base import Position, solution_json
+from ..limits import Limits
+from ..result import EngineRun, Verdict
 
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
 
 
-@dataclass
-class Limits:
-    max_nodes: int | None = None
-    timeout: float | None = None  # seconds
-    max_memory: int | None = None  # bytes for the transposition table
-
-    def max_entries(self) -> int | None:
-        return None if self.max_memory is None else max(64, self.max_memory // BYTES_PER_ENTRY)
+def max_entries(limits: Limits) -> int | None:
+    """The table size that ``limits.max_memory`` allows."""
+    return None if limits.max_memory is None else max(64, limits.max_memory // BYTES_PER_ENTRY)
 
 
 @dataclass
 class Outcome:
-    verdict: str  # "won", "lost", "unknown"
+    verdict: Verdict
     reason: str | None = None
     moves: list[Any] = field(default_factory=list)
     nodes: int = 0
@@ -110,7 +108,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
-    table = _Table(limits.max_entries())
+    table = _Table(max_entries(limits))
     on_line: set[Any] = set()
     depth0 = len(pos.history)
     nodes = 0
@@ -129,7 +127,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         while len(pos.history) > depth0:
             pos.pop()
 
-    def finish(verdict: str, reason: str | None = None) -> Outcome:
+    def finish(verdict: Verdict, reason: str | None = None) -> Outcome:
         moves = list(pos.history[depth0:]) if verdict == "won" else []
         unwind()
         return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
@@ -193,3 +191,17 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         stack.clear()
         on_line.clear()
         unwind()
+
+
+def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """The ``dfs`` engine: the search from the family's start position, with restarts unless
+    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off."""
+    pos = family_of(layout).start_position(layout, deal)
+    restarts = None
+    if options.get("restarts", True):
+        restarts = Restarts(seed=options.get("random_seed") or 0)
+    out = dfs(pos, limits, use_forced=options.get("use_forced", True),
+              use_bounds=options.get("use_bounds", True), restarts=restarts)
+    solution = solution_json(pos, out.moves) if out.verdict == "won" else None
+    return EngineRun(out.verdict, out.reason, solution, out.nodes,
+                     {"table": out.table_size, "evictions": out.evictions})

@@ -53,8 +53,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from .. import cards
-from ..errors import DealError, UnsupportedError
+from ... import cards
+from ...errors import DealError, UnsupportedError
 
 TURN = (-1,)
 REDEAL = (-2,)

@@ -11,9 +11,9 @@ model is refused (``UnsupportedError``): there is nothing to compare.
 
 1. the DFS for ``AUTO_DFS_FIRST`` of ``T`` (at most ``AUTO_DFS_FIRST_MAX`` s):
    most deals that the DFS decides at all, it decides at once;
-2. CP-SAT for ``AUTO_CPSAT`` of what is left (a model may ask for less with an
-   ``AUTO_SHARE`` attribute: the tableau model, which proves losses only where its
-   relaxation applies and rarely wins a full deck, takes ``TableauModel.AUTO_SHARE``):
+2. CP-SAT for its model's ``AUTO_SHARE`` of what is left (most models take 0.7;
+   the tableau model, which proves losses only where its relaxation applies and
+   rarely wins a full deck, takes 0.15):
    it proves losses that the DFS would have to search out, and finds wins in deals
    whose search space is large;
 3. the DFS again, for the rest of the time.
@@ -32,14 +32,19 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ..errors import EngineDisagreement, UnsupportedError
-from ..result import Result
-from ..search import Limits
+from ..errors import EngineDisagreement, UnsupportedError, VerificationFailed
+from ..families import family_of
+from ..limits import Limits
+from ..result import EngineRun, Result
+from .cpsat import run_cpsat
+from .dfs import run_dfs
+
+# The engines a portfolio runs, by the names its results report.
+PARTS = {"dfs": run_dfs, "cpsat": run_cpsat}
 
 AUTO_DEFAULT_BUDGET = 120.0
 AUTO_DFS_FIRST = 0.05
 AUTO_DFS_FIRST_MAX = 2.0
-AUTO_CPSAT = 0.7
 
 
 class Disagreement(EngineDisagreement):
@@ -50,46 +55,38 @@ class Disagreement(EngineDisagreement):
         said = ", ".join(f"{name} says {run.verdict}" for name, run in runs.items())
         super().__init__(f"the engines disagree: {said}")
 
-    def results(self, layout: Any, seed: int | None, deal: dict[str, list[int]]) -> list[Result]:
+    def results(self, layout: Any, seed: int | None, deal: Any) -> list[Result]:
         """Each engine's result, in the result contract."""
-        from .. import deal as deals
-
-        shown = layout.deal_to_json(deal) if hasattr(layout, "deal_to_json") else deals.to_json(deal)
+        shown = family_of(layout).deal_to_json(layout, deal)
         return [Result(layout=layout.name, seed=seed, engine=name, verdict=run.verdict, reason=run.reason,
                        stats={"nodes": run.nodes, **run.stats}, deal=shown, solution=run.solution)
                 for name, run in self.runs.items()]
 
 
-def _timed(engine: str, layout: Any, deal: Any, limits: Limits, options: dict[str, Any]) -> Any:
-    from ..engines import ENGINES
-
+def _timed(engine: str, layout: Any, deal: Any, limits: Limits, options: dict[str, Any]) -> EngineRun:
     t0 = time.perf_counter()
-    run = ENGINES[engine](layout, deal, limits, **options)
+    run = PARTS[engine](layout, deal, limits, **options)
     run.stats["seconds"] = round(time.perf_counter() - t0, 4)
     return run
 
 
-def _check(engine: str, layout: Any, deal: Any, run: Any) -> None:
+def _check(engine: str, layout: Any, deal: Any, run: EngineRun) -> None:
     """Replay a win; a win that does not replay is a bug, never a verdict."""
     if run.verdict != "won":
         return
-    from ..api import VerificationFailed
-    from ..verify import verify_solution
-
-    problem = verify_solution(layout, deal, run.solution or [])
+    problem = family_of(layout).replay(layout, deal, run.solution or [])
     if problem is not None:
         raise VerificationFailed(f"engine {engine} claimed a win on {layout.name} but the verifier says: "
                                  f"{problem}")
 
 
-def _summary(run: Any) -> dict[str, Any]:
+def _summary(run: EngineRun) -> dict[str, Any]:
     return {"verdict": run.verdict, "reason": run.reason, "nodes": run.nodes,
             "seconds": run.stats.get("seconds")}
 
 
-def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> Any:
-    from ..engines import EngineRun
-
+def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """DFS and CP-SAT; raises ``Disagreement`` when one proves won and the other lost."""
     runs = {name: _timed(name, layout, deal, limits, options) for name in ("dfs", "cpsat")}
     for name, run in runs.items():
         _check(name, layout, deal, run)
@@ -105,9 +102,8 @@ def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> Any:
     return EngineRun("unknown", reason, None, nodes, stats)
 
 
-def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> Any:
-    from ..engines import EngineRun
-
+def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """A short DFS, then CP-SAT, then the DFS for the rest of the time (the module text)."""
     budget = limits.timeout if limits.timeout is not None else AUTO_DEFAULT_BUDGET
     start = time.perf_counter()
     phases = []
@@ -115,17 +111,14 @@ def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> Any:
     def left() -> float:
         return budget - (time.perf_counter() - start)
 
-    from . import model_class
-
     try:
-        cpsat_share = getattr(model_class(layout), "AUTO_SHARE", AUTO_CPSAT)
+        cpsat_share = family_of(layout).cpsat_model(layout).AUTO_SHARE
     except UnsupportedError:
         cpsat_share = 0.0
     plan: list[tuple[str, float | None]] = [("dfs", min(AUTO_DFS_FIRST * budget, AUTO_DFS_FIRST_MAX))]
     if cpsat_share:
         plan.append(("cpsat", None))
     plan.append(("dfs", None))
-    run = None
     for engine, share in plan:
         seconds = share if share is not None else (cpsat_share * left() if engine == "cpsat" else left())
         if seconds <= 0.01:

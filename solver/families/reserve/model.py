@@ -48,14 +48,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
-from .. import cards
-from ..errors import UnsupportedError
-from ..search import Limits
-from .common import decided, feature_flags, limit_reason, make_solver, stats_of
+from ... import cards
+from ...errors import UnsupportedError
+from ...limits import Limits
+from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {
     # the total number of cards on columns never exceeds count x capacity (implied)
@@ -133,6 +133,8 @@ class Item:
 
 
 class ReserveModel:
+    AUTO_SHARE: ClassVar[float] = 0.7  # the auto portfolio's share of the time left (see there)
+
     def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout)
         self.layout = layout

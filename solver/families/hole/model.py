@@ -32,14 +32,14 @@ Optional features (on by default unless noted, each measured in
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
-from .. import cards
-from ..errors import UnsupportedError
-from ..search import Limits
-from .common import decided, feature_flags, limit_reason, make_solver, stats_of
+from ... import cards
+from ...errors import UnsupportedError
+from ...limits import Limits
+from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {"symmetry": True, "alldiff": False, "sequence": True, "light_presolve": True}
 
@@ -68,6 +68,8 @@ def check_supported(layout: Any) -> None:
 
 class HoleModel:
     """The model of one deal.  Node 0 is the hole's first card; nodes 1..M are the cards to move."""
+
+    AUTO_SHARE: ClassVar[float] = 0.7  # the auto portfolio's share of the time left (see there)
 
     def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout)

@@ -1,0 +1,38 @@
+"""The engines, by name.  Each takes (layout, deal, limits, **options) and returns an ``EngineRun``.
+
+- ``dfs``: depth-first search with a transposition table over the family's position.
+- ``cpsat``: the family's CP-SAT model, solved by OR-Tools.
+- ``both``: both, checked against each other.
+- ``auto``: a portfolio, a short DFS, then CP-SAT, then the DFS.
+
+Engines know no game by name: they ask the layout's family (``solver.families``)
+for its position or its model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..limits import Limits
+from ..result import EngineRun
+from .cpsat import run_cpsat
+from .dfs import run_dfs
+from .portfolio import run_auto, run_both
+
+Engine = Callable[..., EngineRun]
+
+ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto}
+
+DESCRIPTIONS = {
+    "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default)",
+    "cpsat": "the game's CP-SAT model, solved by OR-Tools (lost only where the model is exact)",
+    "both": "dfs and cpsat one after the other; exit 4 if one proves won and the other lost",
+    "auto": "a portfolio: a short dfs, then cpsat, then dfs for the rest of --timeout",
+}
+
+__all__ = ["DESCRIPTIONS", "ENGINES", "Engine", "EngineRun", "Limits", "run"]
+
+
+def run(engine: str, layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    return ENGINES[engine](layout, deal, limits, **options)

@@ -1,0 +1,40 @@
+"""The ``cpsat`` engine: the layout's family builds its CP-SAT model; OR-Tools solves it.
+
+Each family has its model (``solver/families/*/model.py``): the hole family, the
+debutante family, the open tableau games (a plan of single-card moves within a
+horizon), peg boards.  A layout whose rules a model does not capture exactly is
+refused (``UnsupportedError``), so a ``lost`` from this engine is always a proof.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from ..families import family_of
+from ..families.base import Model
+from ..limits import Limits
+from ..result import EngineRun
+
+
+def build(layout: Any, deal: Any, features: Any = None) -> Model:
+    """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
+    return family_of(layout).cpsat_model(layout)(layout, deal, features)
+
+
+def run_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+    """Build and solve; the time to build the model counts against the timeout."""
+    from ..families.cpsat import limit_reason  # imports OR-Tools: only when CP-SAT runs
+
+    t0 = time.perf_counter()
+    model = build(layout, deal, options.get("features"))
+    built = time.perf_counter() - t0
+    given = limits
+    if limits.timeout is not None and options.get("random_seed") is None:
+        limits = replace(limits, timeout=max(0.01, limits.timeout - built))
+    verdict, reason, moves, stats = model.solve(limits, options)
+    if verdict == "unknown" and reason in (None, limit_reason(limits, options)):
+        reason = limit_reason(given, options)  # the limit the caller gave, not what was left of it
+    stats = {"model": type(model).__name__, "build_seconds": round(built, 4), **stats}
+    return EngineRun(verdict, reason, moves, stats.pop("branches", 0), stats)

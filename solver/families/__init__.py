@@ -1,0 +1,62 @@
+"""The game families, registered by name, and the layout loader.
+
+``family_of(layout)`` is the one way to find what plays a layout: the layout's
+``family`` field names a registered ``GameFamily`` (see ``base``).  Layout files
+are read by the registered ``LayoutReader`` that claims their TOML: peg boards
+(a ``[board]`` table), else card layouts.
+
+    ground  <-  families (card: reserve, hole, tableau; peg)  <-  engines  <-  services  <-  face
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UnsupportedError
+from ..layout import Layout
+from ..schema import decode, read_layout_file
+from . import card, peg
+from .base import GameFamily, LayoutReader, Model, Position, solution_json
+from .hole import HoleFamily
+from .peg import PegFamily
+from .peg.layout import PegLayout
+from .reserve import ReserveFamily
+from .tableau import TableauFamily
+
+AnyLayout = Layout | PegLayout
+
+FAMILIES: dict[str, GameFamily] = {f.name: f for f in (ReserveFamily(), HoleFamily(), TableauFamily(), PegFamily())}
+READERS: tuple[LayoutReader, ...] = (peg.READER, card.READER)  # the first that claims a file reads it
+
+__all__ = ["FAMILIES", "AnyLayout", "GameFamily", "Model", "Position", "family_of", "load_layout",
+           "parse_layout", "parse_layout_text", "solution_json", "start_position"]
+
+
+def family_of(layout: AnyLayout) -> GameFamily:
+    try:
+        return FAMILIES[layout.family]
+    except KeyError:
+        raise UnsupportedError(f"layout {layout.name!r}: no family plays {layout.family!r} layouts") from None
+
+
+def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
+    """A layout from parsed TOML, read by the reader that claims it."""
+    reader = next(r for r in READERS if r.claims(data))
+    layout: AnyLayout = reader.parse(data, where, name)
+    return layout
+
+
+def load_layout(name_or_path: str) -> AnyLayout:
+    """A built-in layout by name, or the user's own layout file by path."""
+    data, where, name = read_layout_file(name_or_path)
+    return parse_layout(data, where, name)
+
+
+def parse_layout_text(text: str, where: str, name: str) -> AnyLayout:
+    """A layout from the text of a TOML file."""
+    return parse_layout(decode(text, where), where, name)
+
+
+def start_position(layout: AnyLayout, deal: Any) -> Position:
+    """The position the DFS searches from, made by the layout's family."""
+    return family_of(layout).start_position(layout, deal)

@@ -1,0 +1,162 @@
+"""What a game family is: the small interfaces between the families and the engines.
+
+A *family* (``GameFamily``) is one kind of game that the engines can play: the
+debutante family's reserve columns, the hole games, the tableau games, peg
+boards.  It is a registered type, in the manner of python-chess's variants:
+``solver.families.family_of(layout)`` finds it from the layout's ``family``
+field, and it supplies everything the layers above need: its layout type, how
+it deals and reads deals, the start ``Position`` the DFS searches, its referee,
+and its CP-SAT model if it has one.  A ``LayoutReader`` reads one kind of
+layout file (card layouts, shared by three families; peg boards).
+
+A *position* is one mutable object with an undo stack, in the manner of
+python-chess: ``push(move)`` plays a move, ``pop()`` takes the last one back.
+Engines never look inside a position; they only use the methods below.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from ..errors import UnsupportedError
+from ..limits import Limits
+from ..result import Result, Verdict
+
+
+class Position(Protocol):
+    history: list[Any]  # the moves played since the deal, oldest first
+
+    def legal_moves(self) -> list[Any]:
+        """Every legal move here, best first (a list: the position will change)."""
+
+    def forced_move(self) -> Any | None:
+        """A move that is safe to play automatically (a proved dominance), or None."""
+
+    def push(self, move: Any) -> None: ...
+
+    def pop(self) -> Any: ...
+
+    def is_won(self) -> bool: ...
+
+    def is_dead(self) -> bool:
+        """True only if no win is reachable from here (a sound bound)."""
+
+    def key(self) -> Hashable:
+        """The transposition key: equal for positions that are the same for play."""
+
+    def move_json(self, move: Any) -> dict[str, Any] | None:
+        """A move in the result contract's form: {"card", "from", "to"[, "count"]};
+        None for a decision of the search that moves nothing."""
+
+
+def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
+    """The moves, played from ``pos``, in the result contract; ``pos`` is left as it was."""
+    solution = []
+    for m in moves:
+        record = pos.move_json(m)
+        if record is not None:  # None: a decision of the search, not a move of the game
+            solution.append(record)
+        pos.push(m)
+    for _ in moves:
+        pos.pop()
+    return solution
+
+
+class Model(Protocol):
+    """A CP-SAT model of one deal.  ``solve`` gives the verdict, the reason (the limit hit,
+    for ``unknown``), the moves of a win in the result contract, and statistics, with
+    ``branches`` the search's size."""
+
+    AUTO_SHARE: ClassVar[float]  # the share of the ``auto`` portfolio's time CP-SAT gets
+
+    def solve(self, limits: Limits,
+              options: dict[str, Any]) -> tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]:
+        ...
+
+
+@dataclass(frozen=True)
+class LayoutReader:
+    """One kind of layout file: whether parsed TOML is of this kind, and how to read it.
+    (Card layouts are one kind, shared by the card families; peg boards another.)"""
+
+    claims: Callable[[dict[str, Any]], bool]
+    parse: Callable[[dict[str, Any], str, str], Any]  # (data, where, name) -> layout
+
+
+class GameFamily(ABC):
+    """One family of games: everything the engines and the services need from it.
+
+    A family works on layouts of its own type (``layout_type``) and deals of its own
+    form; the layers above pass them through without looking inside.
+    """
+
+    name: ClassVar[str]  # the value of ``layout.family`` that this family plays
+    layout_type: ClassVar[type]
+
+    # -- layouts
+
+    @abstractmethod
+    def describe(self, layout: Any) -> str:
+        """The rules of ``layout`` in words."""
+
+    def with_max_rank(self, layout: Any, max_rank: int) -> Any:
+        """The layout on a reduced deck of ranks A..``max_rank``."""
+        return layout.with_max_rank(max_rank)
+
+    def max_rank(self, layout: Any) -> int | None:
+        """The top rank of a reduced deck, or None (the full deck, or no cards at all)."""
+        return None
+
+    # -- deals
+
+    shuffled: ClassVar[bool] = True  # False: the game has one start and takes no seed
+
+    def seed_range(self, layout: Any) -> tuple[int, int] | None:
+        """The seeds the layout's deal generator accepts; None for a game with one start."""
+        return None
+
+    @abstractmethod
+    def deal_from_seed(self, layout: Any, seed: int | None) -> Any: ...
+
+    @abstractmethod
+    def read_deal(self, layout: Any, path: str) -> Any:
+        """A deal from a file (each family's formats)."""
+
+    @abstractmethod
+    def deal_from_json(self, layout: Any, obj: Any, where: str) -> Any:
+        """The ``deal`` of a result JSON, checked against the layout."""
+
+    @abstractmethod
+    def deal_to_json(self, layout: Any, deal: Any) -> dict[str, list[str]]: ...
+
+    @abstractmethod
+    def deal_to_text(self, layout: Any, deal: Any) -> str:
+        """The deal as ``patience deal`` prints it."""
+
+    def deal_to_board(self, layout: Any, deal: Any) -> str:
+        """The deal in fc-solve's board format, where the family has one."""
+        raise UnsupportedError(f"layout {layout.name!r}: the board format does not cover this game; use --json")
+
+    # -- engines
+
+    @abstractmethod
+    def start_position(self, layout: Any, deal: Any) -> Position:
+        """The position the DFS searches from."""
+
+    def cpsat_model(self, layout: Any) -> type[Model]:
+        """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the
+        model is not exact for the layout's rules (so that its ``lost`` is always a proof)."""
+        raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for this game; "
+                               "use --engine dfs")
+
+    @abstractmethod
+    def replay(self, layout: Any, deal: Any, solution: list[dict[str, Any]]) -> str | None:
+        """The referee: None if ``solution`` is legal move by move and wins, else what is wrong.
+        Written from the rules in words; it shares no code with the position or the model."""
+
+    def format_solution(self, layout: Any, result: Result) -> str | None:
+        """The moves of a won result drawn the family's own way, or None for the plain list."""
+        return None

@@ -1,0 +1,54 @@
+"""What the three card families share: the card layout schema, its deals and its words.
+
+The debutante family (``reserve``), the hole games and the tableau games all read
+the same layout files (``solver.layout``) and deal them the same way
+(``solver.deal``); they differ in their positions, referees and CP-SAT models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .. import deal as deals
+from ..describe import describe
+from ..errors import SeedError
+from ..layout import Layout, parse
+from .base import GameFamily, LayoutReader
+
+Deal = deals.Deal
+
+
+class CardFamily(GameFamily):
+    layout_type: ClassVar[type] = Layout
+
+    def describe(self, layout: Layout) -> str:
+        return describe(layout)
+
+    def max_rank(self, layout: Layout) -> int | None:
+        return None if layout.max_rank == 13 else layout.max_rank
+
+    def seed_range(self, layout: Layout) -> tuple[int, int] | None:
+        return deals.seed_range(layout)
+
+    def deal_from_seed(self, layout: Layout, seed: int | None) -> Deal:
+        if seed is None:
+            raise SeedError(f"layout {layout.name!r}: expected a seed (--seed N) or a deal file (--deal FILE)")
+        return deals.from_seed(layout, seed)
+
+    def read_deal(self, layout: Layout, path: str) -> Deal:
+        return deals.read(path, layout)
+
+    def deal_from_json(self, layout: Layout, obj: Any, where: str) -> Deal:
+        return deals.from_json(obj, layout, where)
+
+    def deal_to_json(self, layout: Layout, deal: Deal) -> dict[str, list[str]]:
+        return deals.to_json(deal)
+
+    def deal_to_text(self, layout: Layout, deal: Deal) -> str:
+        return deals.to_text(deal)
+
+    def deal_to_board(self, layout: Layout, deal: Deal) -> str:
+        return deals.to_board(deal, layout)
+
+
+READER = LayoutReader(claims=lambda data: "board" not in data, parse=parse)

@@ -1,0 +1,34 @@
+"""The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
+
+- ``position``: the DFS's position, its bounds and forced moves.
+- ``referee``: an independent replay of a solution, from the rules in words.
+- ``model``: the CP-SAT model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...layout import Layout
+from ..base import Model, Position
+from ..card import CardFamily, Deal
+
+
+class HoleFamily(CardFamily):
+    name: ClassVar[str] = "hole"
+
+    def start_position(self, layout: Layout, deal: Deal) -> Position:
+        from .position import HolePosition
+
+        return HolePosition(layout, deal)
+
+    def cpsat_model(self, layout: Layout) -> type[Model]:
+        from .model import HoleModel, check_supported
+
+        check_supported(layout)
+        return HoleModel
+
+    def replay(self, layout: Layout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
+        from .referee import replay
+
+        return replay(layout, deal, solution)

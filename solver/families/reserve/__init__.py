@@ -1,0 +1,36 @@
+"""The debutante family: foundations in suit, reserve columns that only feed them.
+
+Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
+
+- ``position``: the DFS's position, its dominance and bounds.
+- ``referee``: an independent replay of a solution, from the rules in words.
+- ``model``: the CP-SAT model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...layout import Layout
+from ..base import Model, Position
+from ..card import CardFamily, Deal
+
+
+class ReserveFamily(CardFamily):
+    name: ClassVar[str] = "reserve"
+
+    def start_position(self, layout: Layout, deal: Deal) -> Position:
+        from .position import ReservePosition
+
+        return ReservePosition(layout, deal)
+
+    def cpsat_model(self, layout: Layout) -> type[Model]:
+        from .model import ReserveModel, check_supported
+
+        check_supported(layout)
+        return ReserveModel
+
+    def replay(self, layout: Layout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
+        from .referee import replay
+
+        return replay(layout, deal, solution)

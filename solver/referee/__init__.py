@@ -1,1 +1,0 @@
-"""Referees: independent replays of solutions, one per family of rules."""
