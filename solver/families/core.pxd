@@ -1,0 +1,75 @@
+# The C-level interface of a compiled position (issue #15; CORE_SPEC.md).
+#
+# A family's compiled position is a ``cdef class`` deriving from ``CorePosition``
+# (``solver/families/<family>/_core.pyx``); the compiled DFS
+# (``solver/engines/_dfs.pyx``) drives it through the C methods below, and tests,
+# perft and the pure-Python DFS drive it through the Python methods of
+# ``core.pyx``, which mirror the reference position's with int moves.
+#
+# A subclass implements: legal, forced, push, pop, won, dead, write_key, and
+# the Python methods move_json, reference_move, state; it sets the class
+# attribute DEAD_REASONS.  Its push ends with ``self.record(move)`` and its pop
+# starts with ``move = self.unrecord()``, so that ``ply`` and ``history`` are
+# kept here, once.
+
+from libc.stdlib cimport realloc
+
+
+cdef enum:
+    MAX_MOVES = 1024  # room ``legal`` may fill in its ``out`` buffer
+    MAX_KEY = 4096    # room ``write_key`` may fill in its ``buf``
+
+
+# A growable stack of ints: the undo stacks of compiled positions.
+cdef struct IntStack:
+    int* data
+    Py_ssize_t size
+    Py_ssize_t cap
+
+
+cdef inline int int_stack_push(IntStack* s, int value) except -1:
+    """Append ``value``, doubling the room when full (no fixed depth limit)."""
+    cdef Py_ssize_t cap
+    cdef int* grown
+    if s.size == s.cap:
+        cap = 64 if s.cap < 32 else 2 * s.cap
+        grown = <int*>realloc(s.data, cap * sizeof(int))
+        if grown == NULL:
+            raise MemoryError()
+        s.data = grown
+        s.cap = cap
+    s.data[s.size] = value
+    s.size += 1
+    return 0
+
+
+cdef inline int int_stack_pop(IntStack* s) except? -1:
+    """Remove and return the last value (an IndexError when empty)."""
+    if s.size == 0:
+        raise IndexError("pop from an empty stack")
+    s.size -= 1
+    return s.data[s.size]
+
+
+cdef class CorePosition:
+    cdef readonly int ply     # moves since the deal: the length of ``history``
+    cdef IntStack played      # the move codes played since the deal, oldest first
+
+    # The legal moves, best first, in exactly the order of the reference's
+    # ``legal_moves()``, as codes written to ``out`` (room for MAX_MOVES); the count.
+    cdef int legal(self, int* out) except -1
+    # The forced move's code, or -1 (exactly when and what the reference's ``forced_move()`` gives).
+    cdef int forced(self) except -2
+    # Play a move / take the last one back (returns its code).  cpdef: also the Python methods.
+    cpdef int push(self, int move) except -1
+    cpdef int pop(self) except -1
+    cdef bint won(self) except -1
+    # 0, or k >= 1: the k-th name of DEAD_REASONS proves no win (the reference's ``is_dead()``).
+    cdef int dead(self) except -1
+    # The transposition key written to ``buf`` (room for MAX_KEY bytes); its length.  Two
+    # positions get equal bytes exactly when the reference's ``key()`` values are equal.
+    cdef int write_key(self, unsigned char* buf) except -1
+
+    # For subclasses: the bookkeeping of ``history`` and ``ply``.
+    cdef int record(self, int move) except -1
+    cdef int unrecord(self) except -1
