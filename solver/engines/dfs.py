@@ -18,19 +18,24 @@ plain search left unknown at 15 s were won; black-hole and golf unchanged).
 Eviction: the table holds at most ``max_entries`` keys.  When it is full,
 the older half (in insertion order) is dropped.  A dropped key only means
 that its position may be searched again: more work, never a wrong verdict.
+
+The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
+node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
+it where it is available (``solver.engines.core``, the ``core`` option).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..families import family_of
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
+from .core import start_position
 
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
@@ -196,15 +201,39 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         unwind()
 
 
+def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
+                 restarts: Restarts | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
+                 max_entries: int | None = None) -> Outcome:
+    """``dfs`` compiled: the same search node for node over a compiled position
+    (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes).
+
+    ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
+    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``progress``, if
+    given, is called about twice a second with seconds, nodes, nodes_per_s, depth, table.
+    """
+    from . import _dfs  # the extension module: only imported where it is known to be built
+
+    limits = limits or Limits()
+    if max_entries is None and limits.max_memory is not None:
+        max_entries = max(64, limits.max_memory // _dfs.table_bytes_per_entry(len(pos.key())))
+    rng = random.Random(restarts.seed if restarts else 0)
+    verdict, reason, moves, nodes, seconds, table, evictions, _ = _dfs.search(
+        pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress)
+    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
+
+
 def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
-    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off."""
-    pos = family_of(layout).start_position(layout, deal)
+    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
+    ``core`` (auto, compiled, python) chooses the compiled or the pure-Python search."""
+    pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
-    out = dfs(pos, limits, use_forced=options.get("use_forced", True),
-              use_bounds=options.get("use_bounds", True), restarts=restarts)
+    search = compiled_dfs if core == "compiled" else dfs
+    out = search(pos, limits, use_forced=options.get("use_forced", True),
+                 use_bounds=options.get("use_bounds", True), restarts=restarts)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"table": out.table_size, "evictions": out.evictions})
+                     {"core": core, "table": out.table_size, "evictions": out.evictions})

@@ -146,6 +146,13 @@ class GameFamily(ABC):
     def start_position(self, layout: Any, deal: Any) -> Position:
         """The position the DFS searches from."""
 
+    def compiled_position(self, layout: Any, deal: Any) -> Position:
+        """The start position compiled (a ``solver.families.core.CorePosition``, issue #15): the
+        same game as ``start_position`` node for node, with int moves.  ``UnsupportedError`` when
+        the family has none or its extension module is not built."""
+        raise UnsupportedError(f"layout {layout.name!r}: the {self.name} family has no compiled core; "
+                               "use --core python")
+
     def cpsat_model(self, layout: Any) -> type[Model]:
         """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the
         model is not exact for the layout's rules (so that its ``lost`` is always a proof)."""

@@ -70,6 +70,21 @@ cdef class CorePosition:
     # positions get equal bytes exactly when the reference's ``key()`` values are equal.
     cdef int write_key(self, unsigned char* buf) except -1
 
-    # For subclasses: the bookkeeping of ``history`` and ``ply``.
-    cdef int record(self, int move) except -1
-    cdef int unrecord(self) except -1
+    # For subclasses: the bookkeeping of ``history`` and ``ply`` (inline: on the hot path).
+    cdef inline int record(self, int move) except -1:
+        """Note ``move`` as played (a subclass's ``push`` ends with this)."""
+        if self.played.size == self.played.cap:
+            int_stack_push(&self.played, move)
+        else:
+            self.played.data[self.played.size] = move
+            self.played.size += 1
+        self.ply += 1
+        return 0
+
+    cdef inline int unrecord(self) except -1:
+        """Forget the last move and return it (a subclass's ``pop`` starts with this)."""
+        if self.ply == 0:
+            raise IndexError("pop from a position at the deal")
+        self.ply -= 1
+        self.played.size -= 1
+        return self.played.data[self.played.size]

@@ -57,20 +57,6 @@ cdef class CorePosition:
     cdef int write_key(self, unsigned char* buf) except -1:
         raise NotImplementedError(f"{type(self).__name__}.write_key")
 
-    # ------------------------------------------------ history, for subclasses
-
-    cdef int record(self, int move) except -1:
-        """Note ``move`` as played (a subclass's ``push`` ends with this)."""
-        int_stack_push(&self.played, move)
-        self.ply += 1
-        return 0
-
-    cdef int unrecord(self) except -1:
-        """Forget the last move and return it (a subclass's ``pop`` starts with this)."""
-        cdef int move = int_stack_pop(&self.played)
-        self.ply -= 1
-        return move
-
     # ------------------------------------------------ the Python level
 
     @property

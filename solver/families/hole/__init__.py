@@ -1,6 +1,7 @@
 """The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
 
 - ``position``: the DFS's position, its bounds and forced moves.
+- ``_core``: the same position compiled (Cython), for the compiled DFS.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Model, Position
 from ..card import CardFamily, Deal
@@ -21,6 +23,15 @@ class HoleFamily(CardFamily):
         from .position import HolePosition
 
         return HolePosition(layout, deal)
+
+    def compiled_position(self, layout: Layout, deal: Deal) -> Position:
+        from .position import HolePosition
+
+        try:
+            from ._core import HoleCore
+        except ImportError as e:
+            raise UnsupportedError(f"the hole family's compiled core is not built ({e})") from None
+        return HoleCore(HolePosition(layout, deal))
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import HoleModel, check_supported

@@ -52,6 +52,11 @@ from ...errors import DealError, UnsupportedError
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
 
+# What ``is_dead`` names, in order (the compiled position reports these by number).
+WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
+HEADS_DEAD = "heads bound: a column card can get no predecessor"
+DEAD_REASONS = (WALK_DEAD, HEADS_DEAD)
+
 
 def _connected_table(n: int, cyclic: bool) -> list[bool]:
     """For every set of edges (a bit mask over ``n`` edges), whether it is one run."""
@@ -259,10 +264,8 @@ class HolePosition:
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (see the module doc), or None."""
         if not self.height[self.stock_pile]:
-            return "walk bound: the ranks left make no walk from the hole" if self.left > 0 and self._walk_dead() \
-                else None
-        return "heads bound: a column card can get no predecessor" if self.line_heads and self._heads_dead() \
-            else None
+            return WALK_DEAD if self.left > 0 and self._walk_dead() else None
+        return HEADS_DEAD if self.line_heads and self._heads_dead() else None
 
     def key(self) -> Hashable:
         return self._key
