@@ -8,11 +8,12 @@ Every key is checked here once, so the engines can trust a ``Layout``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from . import cards
-from .errors import LayoutError
+from .errors import LayoutError, UnsupportedError
 from .schema import Table, decode
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
@@ -334,3 +335,74 @@ def _check_whole(lay: Layout, where: str) -> None:
                           "from the deal (base = 'deal')")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
+
+
+# ------------------------------------------------------------ what reads what
+
+
+RULE_SECTIONS = ("foundations", "hole", "reserve", "tableau", "cells", "stock")
+
+
+def rule_values(layout: Layout) -> dict[str, Any]:
+    """Every rule of the layout as ``{"section.key": value}`` (``decks`` and ``foundations.rows``
+    too): what an engine or a model must either honour or refuse.  The deal's own keys
+    (``deal.*``: which generator, in what order) and the names are not rules of play."""
+    out: dict[str, Any] = {"decks": layout.decks}
+    for section in RULE_SECTIONS:
+        part = getattr(layout, section)
+        if part is None:  # no [hole]
+            continue
+        for f in fields(part):
+            value = getattr(part, f.name)
+            if section == "foundations" and f.name == "rows":
+                value = tuple((r.base, r.direction) for r in value)
+            out[f"{section}.{f.name}"] = value
+    return out
+
+
+# The values a layout file gets for every rule it leaves out.
+DEFAULT_RULES: dict[str, Any] = rule_values(Layout(name="", title="", description="", rules_version=1, decks=1,
+                                                   hole=Hole()))
+
+Accepts = Collection[Any] | Callable[[Any], bool] | None
+
+
+@dataclass(frozen=True)
+class Reads:
+    """The rules an engine or a model implements: ``{"section.key": accepted}``, where accepted
+    is the values it plays (a collection), a test of the value, or None for any value.  A rule
+    it does not list must keep its default: ``check`` refuses a layout that changes one, so that
+    no rule is silently ignored (a model that ignored ``tableau.wrap`` once proved a won deal lost)."""
+
+    who: str
+    keys: Mapping[str, Accepts]
+    # Rules that only mean something together: (test of the layout, what it needs), e.g.
+    # redeals are read only with a waste pile.
+    together: tuple[tuple[Callable[[Layout], bool], str], ...] = ()
+
+    def problems(self, layout: Layout) -> list[str]:
+        out = [needs for ok, needs in self.together if not ok(layout)]
+        for key, value in rule_values(layout).items():
+            if key not in self.keys:
+                if value != DEFAULT_RULES[key]:
+                    out.append(f"{key} = {_shown(value)}")
+                continue
+            accepted = self.keys[key]
+            ok = accepted is None or (accepted(value) if callable(accepted) else value in accepted)
+            if not ok:
+                out.append(f"{key} = {_shown(value)}")
+        return sorted(set(out), key=out.index)
+
+    def check(self, layout: Layout) -> None:
+        """Refuse, in one line, a layout using a rule value this engine or model does not play."""
+        problems = self.problems(layout)
+        if problems:
+            raise UnsupportedError(f"layout {layout.name!r}: {self.who} does not play "
+                                   + "; ".join(problems))
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # foundation rows
+        return "[" + ", ".join(f"{'deal' if b == 0 else cards.RANKS[b - 1]} {'up' if d > 0 else 'down'}"
+                               for b, d in value) + "]"
+    return repr(value)

@@ -54,6 +54,7 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
+from ...layout import Reads
 from ...limits import Limits
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
@@ -92,36 +93,24 @@ FEATURES = {
 }
 
 
+# The rules this model is exact for; any other rule value is refused (``Reads``).
+READS = Reads("the CP-SAT debutante-family model", {
+    "decks": None, "foundations.rows": lambda rows: bool(rows) and all(r in ((1, 1), (13, -1)) for r in rows),
+    "foundations.preset": None,
+    "reserve.count": lambda n: n > 0, "reserve.capacity": None, "reserve.access": None, "reserve.accepts": {"any"},
+    "reserve.deal": None,
+    "stock.turn": {"place", "waste"}, "stock.redeals": lambda n: n >= 0,
+}, together=(
+    (lambda lay: len(lay.foundations.rows) == lay.decks, "foundations.rows: one row per pack"),
+    (lambda lay: lay.stock.turn == "waste" or not lay.stock.redeals, "stock.redeals only with a waste pile"),
+    (lambda lay: lay.reserve.access == "last" or lay.reserve.capacity in (1, 2),
+     "reserve.access = 'first' (queues) only with reserve.capacity 1 or 2"),
+))
+
+
 def check_supported(layout: Any) -> None:
     """Raise ``UnsupportedError`` unless the model is exact for ``layout``'s rules."""
-    r, s, f = layout.reserve, layout.stock, layout.foundations
-    problems = []
-    if not r.count:
-        problems.append("no reserve columns")
-    if layout.hole is not None or layout.tableau.count or layout.cells.count:
-        problems.append("a hole, tableau or cells")
-    if not f.rows or len(f.rows) != layout.decks:
-        problems.append("foundations: one row per pack expected")
-    for row in f.rows:
-        if (row.base, row.direction) not in ((1, 1), (13, -1)):
-            problems.append("foundation rows must build up from the ace or down from the king")
-    if s.turn not in ("place", "waste"):
-        problems.append(f"stock.turn = {s.turn!r} (the model covers 'place' and 'waste')")
-    if r.accepts != "any":
-        problems.append(f"reserve.accepts = {r.accepts!r}")
-    if r.fill != "any-time" or r.gaps != "pack":
-        problems.append("reserve.fill / reserve.gaps other than 'any-time' / 'pack'")
-    if s.deal_count != 1 or s.top_playable or s.batch:
-        problems.append("stock.deal_count, top_playable or batch")
-    if s.turn == "place" and s.redeals:
-        problems.append("redeals without a waste pile")
-    if s.turn == "waste" and (s.redeals < 0 or s.waste_capacity):
-        problems.append("unlimited redeals or a bounded waste pile")
-    if r.access == "first" and r.capacity > 2:
-        problems.append("queue columns (access = 'first') deeper than 2")
-    if problems:
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT debutante-family model does not cover "
-                               + "; ".join(dict.fromkeys(problems)) + " (use --engine dfs)")
+    READS.check(layout)
 
 
 @dataclass

@@ -91,8 +91,10 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
+from ...layout import Reads
 from ...limits import Limits
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from .rules import rules_for
 
 FEATURES = {
     # no card moves twice in a row (two moves of one card in a row are one move, or none)
@@ -116,43 +118,22 @@ RELAXATION_SHARE = 0.25
 HORIZONS = (1.5, 2.5, 4.0)
 
 
+# The rules this model is exact for; any other rule value is refused (``Reads``).  Groups of
+# any size (``sequence``) are not shortcuts for single-card moves, so they are refused.
+READS = Reads("the CP-SAT tableau model", {
+    "foundations.rows": lambda rows: bool(rows) and all(r == (1, 1) for r in rows),
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
+    "tableau.build": None, "tableau.direction": None, "tableau.spaces": {"any", "kings", "none"},
+    "tableau.moves": {"single", "supermove"}, "tableau.wrap": None,
+    "cells.count": None, "cells.deal": None,
+})
+
+
 def check_supported(layout: Any, deal: dict[str, list[int]]) -> None:
     """Refuse, in one line, a layout whose rules this model does not capture exactly."""
-    t, st, fo = layout.tableau, layout.stock, layout.foundations
-    problems = []
-    if layout.hole is not None or layout.reserve.count:
-        problems.append("a hole or reserve columns")
-    if st.turn != "none" or deal.get("stock"):
-        problems.append("a stock")
-    if any(t.face_down):
-        problems.append("face-down cards")
-    if layout.decks != 1:
-        problems.append(f"{layout.decks} packs (only one)")
-    if not fo.rows or any(r.base != 1 or r.direction != 1 for r in fo.rows) or fo.preset:
-        problems.append("foundations other than up in suit from the ace")
-    if getattr(fo, "removable", False):
-        problems.append("removable foundations")
-    if not t.to_foundation:
-        problems.append("columns that do not play to the foundations")
-    if t.moves == "sequence":
-        problems.append("tableau.moves = 'sequence' (groups of any size are not single-card moves)")
-    if t.moves not in ("single", "sequence", "supermove"):
-        problems.append(f"tableau.moves = {t.moves!r}")
-    if problems:
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not cover "
-                               + "; ".join(problems))
-
-
-def builds_on(layout: Any, lower: int, upper: int) -> bool:
-    """May card ``upper`` be placed on card ``lower`` in a column?"""
-    t = layout.tableau
-    if t.build == "none" or cards.rank(lower) - cards.rank(upper) != (1 if t.direction < 0 else -1):
-        return False
-    if t.build == "alternate":
-        return cards.is_red(lower) != cards.is_red(upper)
-    if t.build == "suit":
-        return cards.suit(lower) == cards.suit(upper)
-    return True
+    READS.check(layout)
+    if deal.get("stock"):
+        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not play a stock")
 
 
 class TableauModel:
@@ -188,12 +169,12 @@ class TableauModel:
         self.pred = [index.get(c - 4, -1) if cards.rank(c) > 1 else -1 for c in self.card]
         if any(cards.rank(c) > 1 and p < 0 for c, p in zip(self.card, self.pred)):
             raise UnsupportedError(f"layout {layout.name!r}: the deal lacks a card the foundations need")
-        top = layout.max_rank
-        self.space_ok = [t.spaces == "any" or (t.spaces == "kings" and cards.rank(c) == top) for c in self.card]
+        rules = self.rules = rules_for(layout)  # the same table the DFS position reads
+        self.space_ok = [rules.space_ok[c] for c in self.card]
         # parents[c]: the cards c may lie on (those it builds on, and the one it was dealt on)
         self.parents: list[list[int]] = []
         for a in range(n):
-            ps = [p for p in range(n) if p != a and builds_on(layout, self.card[p], self.card[a])]
+            ps = [p for p in range(n) if p != a and rules.builds_on(self.card[p], self.card[a])]
             kind, p0 = self.start[a]
             if kind == "on" and p0 not in ps:
                 ps.append(p0)
@@ -268,7 +249,7 @@ class TableauModel:
                 if self.root[t][a] is not None and not self.space_ok[a]:  # back to its root: never
                     m.add_implication(self.root[t + 1][a], self.root[t][a])
                 kind, p0 = self.start[a]
-                if kind == "on" and not builds_on(self.layout, self.card[p0], self.card[a]):
+                if kind == "on" and not self.rules.builds_on(self.card[p0], self.card[a]):
                     m.add_implication(self.on[t + 1][a][p0], self.on[t][a][p0])
             if flags["merge"] and t:
                 for a in range(n):
