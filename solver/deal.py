@@ -22,7 +22,7 @@ first (PySolFC's ``_shuffleHookMoveToTop``), then each stack group of
 first), the rest to the stock in turn order.  PySolFC turns the first stock
 card(s) onto its waste as it deals (Colorado, Grandfather, Double Line,
 Forty Thieves, Klondike, Canfield); here they stay the first cards of the
-stock, so the first turn shows them: the same deal, one move earlier.
+stock, so the first turn shows them (a turn PySolFC makes as it deals).
 
 ``patience-v1`` (the debutante family, which PySolFC lacks, and reduced
 decks): the same dealing by the layout, but with PySol's shuffle as
@@ -30,7 +30,7 @@ pysol-cards' ``shuffle`` implements it (Microsoft's generator up to and
 including 32000) and without packs: a preset base is the first copy dealt.
 It is not PySolFC's numbering (seed 32000, preset bases of two-pack games);
 it stays for the layouts that use it and to reproduce results recorded with
-it (every layout used it or ``pysol`` before ``pysolfc``).
+it (the PySolFC games' rules version 1 used it or ``pysol``).
 
 ``ms-freecell``: Microsoft FreeCell deal N (pysol-cards' Microsoft numbering),
 which is also PySolFC's FreeCell game N below 32000 (PySolFC's "ms N" above).

@@ -332,6 +332,11 @@ def _deal(t: _Table) -> DealSpec:
                                        lambda v: isinstance(v, list) and all(x in d.order for x in v))))
     if d.generator == "pysol" and not d.pysol_game:
         raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
+    if d.pysol_game:
+        from pysol_cards.deal_game import Game  # the games pysol-cards can deal
+
+        if d.pysol_game not in Game.GAMES_MAP:
+            raise t.fail("pysol_game", "a game pysol-cards deals: " + ", ".join(sorted(Game.GAMES_MAP)))
     if d.generator == "pysolfc" and not d.pysolfc_game:
         raise t.fail("pysolfc_game", "the game's name in PySolFC, e.g. 'Colorado', when generator = 'pysolfc'")
     t.done()

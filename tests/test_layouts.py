@@ -122,6 +122,8 @@ BAD_LAYOUTS = {
                            r"deal\.pysol_game: expected the PySol game name"),
     "bad-order": (_edit('order = ["tableau"]', 'order = ["talon"]'),
                   r"deal\.order: expected a list drawn from"),
+    "unknown-pysol-game": (_edit('generator = "ms-freecell"', 'generator = "pysol"\npysol_game = "blackhole"'),
+                           r"deal\.pysol_game: expected a game pysol-cards deals: .*black_hole.*got 'blackhole'"),
     "pysolfc-without-game": (_edit('generator = "ms-freecell"', 'generator = "pysolfc"').replace(
         'pysolfc_game = "FreeCell"\n', ""), r"deal\.pysolfc_game: expected the game's name in PySolFC"),
     "reverse-not-dealt": (_edit('order = ["tableau"]', 'order = ["tableau"]\nreverse = ["cells"]'),
