@@ -162,7 +162,7 @@ def _pysolfc_game_class() -> type:
     from pysol_cards.cards import createCards
     from pysol_cards.deal_game import Game
 
-    class PySolFCGame(Game):  # type: ignore[misc]  # pysol-cards has no type hints
+    class PySolFCGame(Game):  # pysol-cards has no type hints: Game is Any to mypy
         def deal(self) -> None:  # pysol-cards' Game.deal, with pysolfc_shuffle for its shuffle
             pack = pysolfc_shuffle(createCards(self.get_num_decks(), self.max_rank), self.game_num)
             pack.reverse()
@@ -352,10 +352,10 @@ def parse_board(text: str, layout: Layout, where: str) -> Deal:
         else:
             label, words = "column", line.split()
         try:
-            parsed = [_board_card(w) for w in words]
+            read = [_board_card(w) for w in words]
         except CardError as e:
             raise DealError(f"{where}:{lineno}: {e}") from None
-        parsed = [c for c in parsed if c is not None]
+        parsed = [c for c in read if c is not None]
         if label == "column":
             stack = f"tableau:{col}"
             col += 1

@@ -40,6 +40,7 @@ from ... import cards
 from ...errors import UnsupportedError
 from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {"symmetry": True, "alldiff": False, "sequence": True, "light_presolve": True}
@@ -179,7 +180,7 @@ class HoleModel:
 
     # ------------------------------------------------------------- solving
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         solver = make_solver(limits, options)
         if self.flags["sequence"]:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH

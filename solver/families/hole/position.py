@@ -44,7 +44,7 @@ they cost 13-70% more time for under 6% fewer nodes on PySol deals 1..80
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from typing import Any
 
 from ... import cards
@@ -249,7 +249,7 @@ class HolePosition:
         height = self.height
         moves: list[int] = []
         for r in self.near[self.hole_rank]:
-            ps = tops[r]
+            ps: Collection[int] = tops[r]
             if len(ps) > 1:
                 deep = [p for p in ps if height[p] > 1]
                 if deep:

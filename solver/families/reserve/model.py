@@ -56,6 +56,7 @@ from ... import cards
 from ...errors import UnsupportedError
 from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {
@@ -263,8 +264,8 @@ class ReserveModel:
         m = self.model
         s = len(self.stock)
         self.redeal = [self._int(f"redeal{j}") for j in range(1, self.passes)]
-        for a, b in pairwise(self.redeal):
-            m.add(a < b)
+        for earlier, later in pairwise(self.redeal):
+            m.add(earlier < later)
         # turn[j][k]: card k's turn in pass j (for a card gone before pass j, a free dummy)
         self.turn = [[self._int(f"t{j}_{k}") for k in range(s)] for j in range(self.passes)]
         self.leave = [self._int(f"leave{k}") for k in range(s)]
@@ -273,10 +274,10 @@ class ReserveModel:
         for j in range(1, self.passes):
             row = []
             for k in range(s):
-                b = m.new_bool_var(f"stays{j}_{k}")
-                m.add(self.leave[k] >= self.redeal[j - 1]).only_enforce_if(b)
-                m.add(self.leave[k] < self.redeal[j - 1]).only_enforce_if(~b)
-                row.append(b)
+                stay = m.new_bool_var(f"stays{j}_{k}")
+                m.add(self.leave[k] >= self.redeal[j - 1]).only_enforce_if(stay)
+                m.add(self.leave[k] < self.redeal[j - 1]).only_enforce_if(~stay)
+                row.append(stay)
             self.stays.append(row)
         self.arrive, self.oncol = {}, {}
         for j in range(self.passes):
@@ -661,7 +662,7 @@ class ReserveModel:
 
     # ============================================================= solving
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         solver = make_solver(limits, options)
         if self.flags["light_search"]:
             solver.parameters.linearization_level = 0

@@ -399,7 +399,7 @@ class ReservePosition:
             v = self.stock[-1]
         else:
             v = self.waste[-1]
-        out = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
+        out: dict[str, Any] = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
         if src == STOCK and dst == WASTE and self.deal_count > 1:
             out["count"] = min(self.deal_count, len(self.stock))
         return out

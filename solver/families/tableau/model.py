@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
@@ -93,6 +93,7 @@ from ... import cards
 from ...errors import UnsupportedError
 from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 from .rules import rules_for
 
@@ -143,7 +144,7 @@ class TableauModel:
     # the model proves losses only where the order relaxation applies (Baker's Dozen) and
     # rarely wins a full deck, where the DFS decides most deals (FreeCell 11982: the DFS
     # proves it lost in about 11 s; with the default share CP-SAT took the time it needed).
-    AUTO_SHARE = 0.15
+    AUTO_SHARE: ClassVar[float] = 0.15
 
     def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout, deal)
@@ -188,7 +189,7 @@ class TableauModel:
 
     # ------------------------------------------------------------ building
 
-    def _build(self, horizon: int) -> None:
+    def _build(self, horizon: int) -> cp_model.CpModel:
         m = cp_model.CpModel()
         self.model, self.horizon = m, horizon
         n, H = len(self.card), horizon
@@ -198,7 +199,10 @@ class TableauModel:
         self.cell: list[list[Any]] = []
         self.home: list[list[Any]] = []
         for t in range(H + 1):
-            on_t, root_t, cell_t, home_t = [], [], [], []
+            on_t: list[dict[int, Any]] = []
+            root_t: list[Any] = []
+            cell_t: list[Any] = []
+            home_t: list[Any] = []
             for a in range(n):
                 on_t.append({p: m.new_bool_var(f"on{t}_{a}_{p}") for p in self.parents[a]})
                 root_ok = self.space_ok[a] or self.start[a][0] == "root"
@@ -265,6 +269,7 @@ class TableauModel:
         if flags["strategy"]:  # step by step, the move first
             m.add_decision_strategy([x for row in self.mv for x in row], cp_model.CHOOSE_FIRST,
                                     cp_model.SELECT_MAX_VALUE)
+        return m
 
     def _places(self, t: int, a: int) -> list[Any]:
         out = list(self.on[t][a].values())
@@ -317,7 +322,7 @@ class TableauModel:
             m.add_bool_or(ways)
         return m
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         start = time.perf_counter()
         relaxed: dict[str, Any] = {}
         stats: dict[str, Any] = {}
@@ -337,15 +342,16 @@ class TableauModel:
         for horizon in self.horizons(options):
             left = limits
             if limits.timeout is not None and options.get("random_seed") is None:
-                left = replace(limits, timeout=limits.timeout - (time.perf_counter() - start))
-                if left.timeout <= 0.01:
+                remaining = limits.timeout - (time.perf_counter() - start)
+                left = replace(limits, timeout=remaining)
+                if remaining <= 0.01:
                     return "unknown", limit_reason(limits, options), None, {**stats, **relaxed}
-            self._build(horizon)
+            model = self._build(horizon)
             solver = make_solver(left, options)
             if self.flags["light_search"]:
                 solver.parameters.linearization_level = 0
-            status = solver.solve(self.model)
-            stats = {**stats_of(solver, status, self.model), "horizon": horizon, **relaxed}
+            status = solver.solve(model)
+            stats = {**stats_of(solver, status, model), "horizon": horizon, **relaxed}
             verdict = decided(status)
             if verdict is None:
                 return "unknown", limit_reason(limits, options), None, stats

@@ -284,7 +284,7 @@ class TableauPosition:
             return
         src, dst, n = move
         nc, W, F = self.nc, self.W, self.F
-        flipped = False
+        flipped: bool | int = False  # True: a card turned face up; 2: the reserve filled the space
         # take
         if src < nc:
             col = self.cols[src]
@@ -524,10 +524,10 @@ class TableauPosition:
                 elif whole:
                     rest_score = 150
                 else:
-                    under = col[h - n - 1]
-                    if need.get(under):
+                    below = col[h - n - 1]
+                    if need.get(below):
                         rest_score = 200
-                    elif fits[under][b]:
+                    elif fits[below][b]:
                         rest_score = -150  # breaks a built sequence
                 if n <= max_nonempty:
                     lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
@@ -765,6 +765,7 @@ class TableauPosition:
         """
         if move[0] == "C":
             return self.move_json(move[1])
+        out: dict[str, Any]
         if move == TURN:
             n = min(self.k, len(self.ring) - self.wp)
             out = {"card": cards.name(self.real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
