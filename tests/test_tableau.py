@@ -20,7 +20,7 @@ from solver import api, cards
 from solver import deal as deals
 from solver.engines.dfs import dfs
 from solver.families import start_position
-from solver.families.tableau.position import REDEAL, TURN, TableauPosition
+from solver.families.tableau.position import REDEAL, TURN, Move, TableauPosition
 from solver.families.tableau.referee import replay
 from solver.layout import DealSpec
 from solver.limits import Limits
@@ -130,15 +130,15 @@ def test_waste_ring_draw_three():
     pos.pop()
     pos.pop()
     # A card further in is reached by turning; the history holds the turns.
-    pos.push((pos.W, 0, 1, 6))  # 7C cannot really go on KS, but push only plays what it is told
-    assert pos.history == [TURN, TURN, (pos.W, 0, 1)]
+    pos.push(Move(pos.W, 0, 1, reach=6))  # 7C cannot really go on KS, but push only plays what it is told
+    assert pos.history == [TURN, TURN, Move(pos.W, 0, 1)]
     pos.pop()
     assert pos.history == [] and pos.wp == 0
     # After the stock ran out, a redeal is needed for the 3rd card.
     for _ in range(3):
         pos.push(TURN)
-    pos.push((pos.W, 0, 1, 3))
-    assert pos.history[-3:] == [REDEAL, TURN, (pos.W, 0, 1)]
+    pos.push(Move(pos.W, 0, 1, reach=3))
+    assert pos.history[-3:] == [REDEAL, TURN, Move(pos.W, 0, 1)]
 
 
 def test_waste_without_redeals_and_draw_one():
@@ -195,7 +195,7 @@ def test_removable_foundations_only_autoplay_aces_and_twos():
     assert pos.forced_move() is None
     pos.fh[:] = [0, 0, 1, 0]
     pos.cols[0] = [cards.parse("2H")]
-    assert pos.forced_move() == (0, pos.F + 2, 1)
+    assert pos.forced_move() == Move(0, pos.F + 2)
 
 
 def test_removable_foundations_break_the_other_colour_rule():
@@ -215,7 +215,7 @@ def test_removable_foundations_break_the_other_colour_rule():
     pos.fh[:] = [4, 4, 1, 4]  # clubs, diamonds and spades home to the four, hearts the ace
     assert pos.forced_move() is None
     assert dfs(pos, Limits(max_nodes=100_000)).verdict == "won"
-    pos.push((0, pos.F + 1, 1))  # 5D home
+    pos.push(Move(0, pos.F + 1))  # 5D home
     assert dfs(pos, Limits(max_nodes=100_000), use_forced=False).verdict == "lost"
 
 
@@ -227,7 +227,7 @@ def test_draw_three_waste_is_not_autoplayed_with_redeals():
     assert pos.forced_move() is None  # removing it would regroup later turns of three
     _, pos = hand("klondike-draw-1", ["KS"], stock="AC")
     pos.push(TURN)
-    assert pos.forced_move() == (pos.W, pos.F, 1)
+    assert pos.forced_move() == Move(pos.W, pos.F)
 
 
 # ------------------------------------------------------------ perft

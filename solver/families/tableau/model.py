@@ -364,7 +364,7 @@ class TableauModel:
     def _extract(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         """The plan as moves of the result contract, columns and cells named by replaying it."""
         from ..base import solution_json
-        from .position import TableauPosition
+        from .position import Move, TableauPosition
 
         n = len(self.card)
         cols = [list(range(len(self.deal.get(f"tableau:{i}", [])))) for i in range(self.ncol)]
@@ -404,7 +404,7 @@ class TableauModel:
                 p = next(p for p, x in self.on[t + 1][a].items() if solver.value(x))
                 dst = next(i for i, col in enumerate(cols) if col and col[-1] == p)
                 cols[dst].append(a)
-            moves.append((src, dst, 1))
+            moves.append(Move(src, dst))
         return solution_json(TableauPosition(self.layout, self.deal), moves)
 
 

@@ -30,14 +30,19 @@ top ``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]`` turns next).  Turni
 the pointer by the deal count, a redeal sets it to 0, playing the waste top removes
 ``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.
 
-Moves: ``(src, dst, n)`` moves n cards from stack ``src`` to ``dst`` (stack numbers: columns
-0..C-1, cells C.., the waste W, foundations F.., the reserve R after them).  ``TURN`` and ``REDEAL`` are the stock's
-moves.  The search never branches on turning: ``legal_moves`` offers ``(W, dst, 1, q)``,
-"turn (and redeal) until ``ring[q - 1]`` is on top, then play it", which ``push`` plays as
-those primitive moves in a row (``history`` holds the primitives; ``pop`` takes back the
-whole group).  Turning then doing something else is never needed: moves elsewhere do not
-depend on the pointer, so turns can always wait until a waste card is played, and reaching
-a waste card with fewer redeals leaves at least as many redeals.
+Moves: one type, ``Move(src, dst, n)``: n cards from stack ``src`` to stack ``dst``
+(stack numbers: columns 0..C-1, cells C.., the waste W, foundations F.., the reserve R after
+them).  ``TURN`` and ``REDEAL`` are the stock's moves (the ``STOCK`` pseudo-stack).  Two
+fields make a move do more than one thing, and ``push`` plays it as primitive moves in a row
+(``history`` holds the primitives; ``pop`` takes back the whole group):
+
+* ``reach = q``: the search never branches on turning.  ``legal_moves`` offers
+  ``Move(W, dst, 1, reach=q)``, "turn (and redeal) until ``ring[q - 1]`` is on top, then play
+  it".  Turning then doing something else is never needed: moves elsewhere do not depend on
+  the pointer, so turns can always wait until a waste card is played, and reaching a waste
+  card with fewer redeals leaves at least as many redeals.
+* ``then = use``: a lateral move played together with the use of the card it uncovers
+  (``_uses_after`` proves that nothing else is needed).
 
 Transposition key: columns are interchangeable (sorted), cells too (sorted), the foundations
 are implied by the other stacks (every card not elsewhere is on them), the ring with its
@@ -50,8 +55,8 @@ Dominance (``forced_move``), proved in ``_safe``; pruned moves are listed in ``l
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Hashable, Iterator
+from typing import Any, NamedTuple
 
 from ... import cards
 from ...errors import DealError, UnsupportedError
@@ -72,13 +77,100 @@ READS = Reads("the tableau family's DFS position", {
      "a reserve only as one pile that takes no cards (reserve.accepts = 'none', Canfield's)"),
 ))
 
-TURN = (-1,)
-REDEAL = (-2,)
-UNLIMITED = 10**9
-NEED_W = 1
-FLIP_W = 6
-DIS_W = 1000
+
+
+class Move(NamedTuple):
+    """A move of the tableau family (see the module text).
+
+    ``n`` is the number of cards (for the stock's own moves, 1 turns and -1 redeals);
+    ``reach`` is 0, or for a waste card further in its place q in the ring (``ring[q - 1]``);
+    ``then`` is None, or the move that uses the card a lateral move uncovers.
+    """
+
+    src: int
+    dst: int
+    n: int = 1
+    reach: int = 0
+    then: Move | None = None
+
+
+STOCK = -1  # the stock's pseudo-stack number: only TURN and REDEAL name it
+TURN = Move(STOCK, STOCK, 1)  # turn the stock's next cards onto the waste
+REDEAL = Move(STOCK, STOCK, -1)  # turn the waste back into the stock
+ANY_SIZE = 104  # a group size no move reaches (two packs): "as long as the sequence is"
+
+# -- Move ordering: each legal move gets a score, highest first (a stable sort keeps the order
+# of generation among equal scores).  The scores are heuristics, not proofs: they change the
+# order of the search, never its verdict.
+HOME = 1000  # a card to its foundation: progress, and it loses little (often nothing, see _safe)
+HOME_FLIP = 10  # ... and it turns a face-down card up
+WASTE_HOME = 900  # the waste card to its foundation: after the column and cell cards
+UNRANKED = 900  # scores from here up are kept as they are (``_rank_by_disorder``)
+CELL_TO_COLUMN = 700  # a cell (or the reserve) card onto a column: frees a cell
+COLUMN_TO_COLUMN = 500  # a built group onto another column (plus its size: longer first)
+WASTE_TO_COLUMN = 450  # the waste card onto a column: a card out of the stock's cycle
+LATERAL_USE = 200  # a lateral move with its use (added after ranking): a shift that pays at once
+CELL_TO_SPACE = 120  # a cell card into an empty column: frees a cell, spends a space
+WASTE_TO_SPACE = 110  # the waste card into an empty column
+COLUMN_TO_SPACE = 100  # a group into an empty column: spends a space
+TO_CELL = 0  # a column card to a free cell (then what it leaves behind decides)
+WASTE_TO_CELL = -100  # the waste (or reserve) card to a cell: spends a cell to free little
+FOUNDATION_TO_COLUMN = -300  # a foundation card back onto a column: undoes progress
+FOUNDATION_TO_SPACE = -350  # ... into an empty column: also spends a space
+DEPTH_TO_NEEDED = 10  # per card above a column's first card the foundations take: to-cell moves
+NO_NEEDED_CARD = 20  # the depth of a column without such a card
+REACH_COST = 1  # per waste card nearer than the one a move plays: the nearest first
+
+
+class Leave(NamedTuple):
+    """What a move from a column scores for what it leaves behind (the first that holds)."""
+
+    flips: int  # a face-down card comes to the top
+    empties: int  # the column is left empty
+    uncovers: int  # the card left on top is one the foundations take next
+    breaks: int  # the moving card was built on the card left on top (a built sequence broken)
+
+
+LEAVE_BY_GROUP = Leave(flips=300, empties=150, uncovers=200, breaks=-150)  # to a column or a space
+LEAVE_BY_CELL = Leave(flips=300, empties=50, uncovers=150, breaks=-200)  # one card to a cell
+
+
+class Destinations(NamedTuple):
+    """A single card's scores by destination (None: that source never goes there)."""
+
+    home: int | None
+    column: int
+    space: int
+    cell: int | None
+
+
+FROM_CELL = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, cell=None)  # cells are alike
+FROM_RESERVE = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, cell=WASTE_TO_CELL)
+FROM_WASTE = Destinations(home=WASTE_HOME, column=WASTE_TO_COLUMN, space=WASTE_TO_SPACE, cell=WASTE_TO_CELL)
+FROM_FOUNDATION = Destinations(home=None, column=FOUNDATION_TO_COLUMN, space=FOUNDATION_TO_SPACE, cell=None)
+
+# -- Disorder (``_rank_by_disorder``): the weights of its terms, and how much one unit of
+# disorder weighs against the scores above.
+OUT_OF_ORDER_W = 3  # per column card with a lower rank somewhere under it
+CELL_W = 2  # per occupied cell
+SPACE_W = 3  # per empty column, when spaces take any card (counted negative: spaces are good)
+NEED_W = 1  # per card of a group times the cards the foundations need next in its column
+FLIP_W = 6  # a face-down card turned up (counted negative)
+DIS_W = 1000  # one unit of disorder outweighs every score difference above
+
 _DOWN_BYTES = [bytes((200 + d,)) for d in range(56)]  # a column's face-down count, first in its key
+
+
+class _Here(NamedTuple):
+    """What the move generators share at one position (computed once per ``legal_moves``)."""
+
+    need: dict[int, bool]  # the cards the foundations take next
+    accept: dict[int, list[int]]  # card -> the columns whose top card it fits on
+    seqs: list[int]  # per column: the built sequence on top
+    first_empty: int  # the first empty column, or -1
+    free_cell: int  # the first free cell's stack number, or -1
+    max_nonempty: int  # the largest group that may move onto a card
+    max_empty: int  # the largest group that may move into the first empty column (0: none)
 
 
 class TableauPosition:
@@ -125,8 +217,8 @@ class TableauPosition:
         self.ring: list[int] = list(deal.get("stock", []))
         self.wp = 0
         self.k = st.deal_count
-        self.redeals = UNLIMITED if st.redeals < 0 else st.redeals
         self.unlimited = st.redeals < 0
+        self.redeals: int | None = None if self.unlimited else st.redeals  # left; None: no limit
         self.has_face_down = any(self.down)
         self.left = (sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
                      + len(self.heel))
@@ -152,8 +244,8 @@ class TableauPosition:
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves == "sequence"
 
-        self.history: list[Any] = []
-        self._undo: list[Any] = []  # per primitive: what pop needs
+        self.history: list[Move] = []  # the primitive moves played, oldest first
+        self._undo: list[int] = []  # per primitive: what pop needs
         self._groups: list[int] = []  # primitives per push
 
     # ----------------------------------------------------------- helpers
@@ -180,11 +272,12 @@ class TableauPosition:
         return h - j
 
     def _max_move(self, to_empty: bool) -> int:
+        """The most cards one move may carry onto a card (or, ``to_empty``, into a space)."""
         p = self.moves_policy
         if p == "single":
             return 1
         if p == "sequence":
-            return UNLIMITED
+            return ANY_SIZE
         free = self.cells.count(-1)
         empties = sum(1 for c in self.cols if not c) if self.spaces == "any" else 0
         if to_empty and empties:
@@ -241,19 +334,23 @@ class TableauPosition:
 
     # ---------------------------------------------------------- playing
 
-    def push(self, move: Any) -> None:
-        if move[0] == "C":  # a lateral move and the use of the card it uncovers
-            self._groups.append(self._play(move[1]) + self._play(move[2]))
-        else:
-            self._groups.append(self._play(move))
+    def push(self, move: Move) -> None:
+        """Play ``move`` as primitive moves (see the module text); ``pop`` takes them all back."""
+        count = self._play(move)
+        if move.then is not None:  # a lateral move and the use of the card it uncovers
+            count += self._play(move.then)
+        self._groups.append(count)
 
-    def _play(self, move: Any) -> int:
-        """Play ``move`` as primitive moves; how many."""
-        if len(move) != 4:
+    def _play(self, move: Move) -> int:
+        """Play ``move`` (not its ``then``) as primitive moves; how many."""
+        if move.then is None and not move.reach:
             self._prim(move)
             return 1
+        if not move.reach:
+            self._prim(Move(move.src, move.dst, move.n))
+            return 1
         # a waste card further in: turn (and redeal) first
-        q = move[3]
+        q = move.reach
         n = 0
         L = len(self.ring)
         if not (q >= self.wp and ((q - self.wp) % self.k == 0 or q == L)):
@@ -267,24 +364,24 @@ class TableauPosition:
             n += 1
         if self.wp != q:
             raise ValueError(f"waste card {q} is not reachable")
-        self._prim(move[:3])
+        self._prim(Move(move.src, move.dst, move.n))
         return n + 1
 
-    def _prim(self, move: tuple[int, ...]) -> None:
+    def _prim(self, move: Move) -> None:
+        """Play one primitive move and note what ``_unprim`` needs."""
         self.history.append(move)
-        if move is TURN or move == TURN:
-            old = self.wp
-            self.wp = min(len(self.ring), old + self.k)
-            self._undo.append(old)
-            return
-        if move is REDEAL or move == REDEAL:
+        src, dst, n = move.src, move.dst, move.n
+        if src == STOCK:
             self._undo.append(self.wp)
-            self.wp = 0
-            self.redeals -= 1
+            if n > 0:  # TURN
+                self.wp = min(len(self.ring), self.wp + self.k)
+            else:  # REDEAL
+                self.wp = 0
+                if self.redeals is not None:
+                    self.redeals -= 1
             return
-        src, dst, n = move
         nc, W, F = self.nc, self.W, self.F
-        flipped: bool | int = False  # True: a card turned face up; 2: the reserve filled the space
+        flipped = 0  # 1: a card turned face up; 2: the reserve filled the space
         # take
         if src < nc:
             col = self.cols[src]
@@ -292,7 +389,7 @@ class TableauPosition:
             del col[-n:]
             if self.down[src] and len(col) == self.down[src]:
                 self.down[src] -= 1
-                flipped = True
+                flipped = 1
             elif not col and self.autofill and self.heel:
                 col.append(self.heel.pop())  # the reserve fills the space at once
                 flipped = 2
@@ -319,24 +416,23 @@ class TableauPosition:
             self.left -= 1
         self._undo.append(flipped)
 
-    def pop(self) -> Any:
+    def pop(self) -> Move:
+        """Take back the last ``push`` (all its primitive moves); returns the last primitive."""
         n = self._groups.pop()
-        last = None
-        for _ in range(n):
+        last = self._unprim()
+        for _ in range(n - 1):
             last = self._unprim()
         return last
 
-    def _unprim(self) -> Any:
+    def _unprim(self) -> Move:
         move = self.history.pop()
         u = self._undo.pop()
-        if move == TURN:
+        src, dst, n = move.src, move.dst, move.n
+        if src == STOCK:
             self.wp = u
+            if n < 0 and self.redeals is not None:  # REDEAL
+                self.redeals += 1
             return move
-        if move == REDEAL:
-            self.wp = u
-            self.redeals += 1
-            return move
-        src, dst, n = move
         nc, W, F = self.nc, self.W, self.F
         if dst < nc:
             col = self.cols[dst]
@@ -392,8 +488,8 @@ class TableauPosition:
             if self.unlimited:
                 if self.k == 1 or wp % self.k == 0 or wp == len(self.ring):
                     wp = 0
-            parts += b"\xfd" + bytes(self.ring) + bytes((wp & 255, wp >> 8,
-                                                          min(self.redeals, 255)))
+            redeals = 255 if self.redeals is None else min(self.redeals, 255)
+            parts += b"\xfd" + bytes(self.ring) + bytes((wp & 255, wp >> 8, redeals))
         return parts
 
     def _waste_reach(self) -> list[int]:
@@ -406,7 +502,7 @@ class TableauPosition:
         while q < L:
             q = min(L, q + k)
             out.append(q)
-        if self.redeals > 0 and L:
+        if (self.redeals is None or self.redeals > 0) and L:
             seen = set(out)
             q = 0
             while q < L:
@@ -415,7 +511,7 @@ class TableauPosition:
                     out.append(q)
         return out
 
-    def forced_move(self) -> Any:
+    def forced_move(self) -> Move | None:
         """A foundation move that ``_safe`` proves loses nothing: column tops, cells, the waste top."""
         fh = self.fh
         suit_found = self.suit_found
@@ -430,7 +526,7 @@ class TableauPosition:
                     for f in suit_found[c & 3]:
                         if fh[f] == r:
                             if safe(c):
-                                return (i, self.F + f, 1)
+                                return Move(i, self.F + f)
                             break
         for j, c in enumerate(self.cells):
             if c >= 0:
@@ -438,21 +534,21 @@ class TableauPosition:
                 for f in suit_found[c & 3]:
                     if fh[f] == r:
                         if safe(c):
-                            return (nc + j, self.F + f, 1)
+                            return Move(nc + j, self.F + f)
                         break
         if self.wp and self.waste_safe:
             c = self.ring[self.wp - 1]
             f = self._found_for(c)
             if f >= 0 and safe(c):
-                return (self.W, self.F + f, 1)
+                return Move(self.W, self.F + f)
         if self.heel and not self.autofill:
             c = self.heel[-1]
             f = self._found_for(c)
             if f >= 0 and safe(c):
-                return (self.R, self.F + f, 1)
+                return Move(self.R, self.F + f)
         return None
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[Move]:
         """Every useful legal move, best first.
 
         Left out (each loses no win):
@@ -468,165 +564,142 @@ class TableauPosition:
         * with groups of any size and no cells, a lateral move (a group leaving a card it is
           built on, turning nothing up) on its own: it comes only joined to a use of the card
           it uncovers (``_uses_after``).
-        Order: foundation moves, then moves that turn a card face up or empty a column,
-        moves from cells to columns, column to column, from the waste, into spaces, to cells,
-        from foundations.
+        Order: by score (the constants at the top of the module), each lowered by the
+        disorder the move leaves (``_rank_by_disorder``; when there are several plain moves),
+        lateral moves with their use after the plain moves of equal score; among equal
+        scores, the order of the generators (columns, cells, waste, reserve, foundations).
         """
-        cols, down, cells, fits = self.cols, self.down, self.cells, self.fits
-        nc, W, F = self.nc, self.W, self.F
-        scored: list[tuple[int, Any]] = []
-        empty = [i for i in range(nc) if not cols[i]]
-        first_empty = empty[0] if empty else -1
-        free_cell = -1
-        for j, c in enumerate(cells):
-            if c < 0:
-                free_cell = nc + j
-                break
-        tops = [col[-1] if col else -1 for col in cols]
-        max_nonempty = self._max_move(False)
-        max_empty = self._max_move(True) if first_empty >= 0 else 0
-        fh = self.fh
-        need = self._next_needed()
-        seqs = [self._seq_len(i) for i in range(nc)]
-        accept: dict[int, list[int]] = {}  # card -> the columns whose top card it fits on
-        under = self.under
+        here = self._here()
+        scored: list[tuple[int, Move]] = []
+        joined: list[tuple[int, Move]] = []  # lateral moves with their use
+        for sources in (self._from_columns(here), self._from_cells(here), self._from_waste(here),
+                        self._from_reserve(here), self._from_foundations(here)):
+            for score, mv in sources:
+                (scored if mv.then is None else joined).append((score, mv))
+        if len(scored) > 1:
+            scored = self._rank_by_disorder(scored, here.need)
+        if joined:
+            scored += [(score + LATERAL_USE, mv) for score, mv in self._rank_by_disorder(joined, here.need)]
+        scored.sort(key=lambda sm: -sm[0])
+        return [m for _, m in scored]
+
+    def _here(self) -> _Here:
+        """What every generator needs to know about this position."""
+        cols, nc = self.cols, self.nc
+        accept: dict[int, list[int]] = {}
         for t in range(nc):
-            if tops[t] >= 0:
-                for b in under[tops[t]]:
+            if cols[t]:
+                for b in self.under[cols[t][-1]]:
                     if b in accept:
                         accept[b].append(t)
                     else:
                         accept[b] = [t]
-        none: list[int] = []
-        composites: list[tuple[int, Any]] = []
+        first_empty = next((i for i in range(nc) if not cols[i]), -1)
+        free_cell = next((nc + j for j, c in enumerate(self.cells) if c < 0), -1)
+        return _Here(self._next_needed(), accept, [self._seq_len(i) for i in range(nc)], first_empty, free_cell,
+                     self._max_move(False), self._max_move(True) if first_empty >= 0 else 0)
 
-        # From the columns.
-        for i in range(nc):
-            col = cols[i]
-            h = len(col)
-            if not h:
+    def _from_columns(self, here: _Here) -> Iterator[tuple[int, Move]]:
+        """Per column: its top card home, its groups onto columns and into a space, its top to a cell."""
+        for i, col in enumerate(self.cols):
+            if not col:
                 continue
-            c = col[-1]
-            seq = seqs[i]
-            d = down[i]
-            # to a foundation
             if self.to_foundation:
-                f = self._found_for(c)
+                f = self._found_for(col[-1])
                 if f >= 0:
-                    scored.append((1000 + 10 * (d and h - 1 == d), (i, F + f, 1)))
-            # sequences onto other columns
-            for n in range(1, min(seq, max(max_nonempty, max_empty)) + 1):
-                b = col[h - n]
-                whole = n == h
-                rest_score = 0
-                if h - n == d and d:
-                    rest_score = 300  # turns a card face up
-                elif whole:
-                    rest_score = 150
-                else:
-                    below = col[h - n - 1]
-                    if need.get(below):
-                        rest_score = 200
-                    elif fits[below][b]:
-                        rest_score = -150  # breaks a built sequence
-                if n <= max_nonempty:
-                    lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
-                    for j in accept.get(b, none):
-                        if j != i:
-                            if lateral:
-                                composites.extend((500 + rest_score + n, ("C", (i, j, n), use))
-                                                  for use in self._uses_after((i, j, n), seqs))
-                            else:
-                                scored.append((500 + rest_score + n, (i, j, n)))
-                if first_empty >= 0 and not whole and self.space_ok[b] and n <= max_empty:
-                    if n == 1 or n == min(seq, max_empty) or self.any_size_to_space:
-                        scored.append((100 + rest_score + n, (i, first_empty, n)))
-            # to a cell
-            if free_cell >= 0:
-                rs = 0
-                if h - 1 == d and d:
-                    rs = 300
-                elif h == 1:
-                    rs = 50
-                elif need.get(col[-2]):
-                    rs = 150
-                elif fits[col[-2]][c]:
-                    rs = -200
-                scored.append((rs - 10 * self._depth_to_needed(i, need), (i, free_cell, 1)))
+                    d = self.down[i]
+                    yield HOME + (HOME_FLIP if d and len(col) - 1 == d else 0), Move(i, self.F + f)
+            yield from self._groups_from(i, here)
+            if here.free_cell >= 0:
+                score = (TO_CELL + self._leave_score(i, 1, here.need, LEAVE_BY_CELL)
+                         - DEPTH_TO_NEEDED * self._depth_to_needed(i, here.need))
+                yield score, Move(i, here.free_cell)
 
-        # From the cells.
-        for j, c in enumerate(cells):
-            if c < 0:
-                continue
-            f = self._found_for(c)
-            if f >= 0:
-                scored.append((1000, (nc + j, F + f, 1)))
-            for t in accept.get(c, none):
-                scored.append((700, (nc + j, t, 1)))
-            if first_empty >= 0 and self.space_ok[c]:
-                scored.append((120, (nc + j, first_empty, 1)))
+    def _groups_from(self, i: int, here: _Here) -> Iterator[tuple[int, Move]]:
+        """The built groups on top of column i (shortest first) onto other columns and into a space."""
+        col, d, fits = self.cols[i], self.down[i], self.fits
+        h, seq = len(col), here.seqs[i]
+        for n in range(1, min(seq, max(here.max_nonempty, here.max_empty)) + 1):
+            b = col[h - n]  # the group's lowest card
+            base = self._leave_score(i, n, here.need, LEAVE_BY_GROUP) + n
+            if n <= here.max_nonempty:
+                lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
+                for j in here.accept.get(b, ()):
+                    if j == i:
+                        continue
+                    if lateral:
+                        for use in self._uses_after(Move(i, j, n), here.seqs):
+                            yield COLUMN_TO_COLUMN + base, Move(i, j, n, then=use)
+                    else:
+                        yield COLUMN_TO_COLUMN + base, Move(i, j, n)
+            if (here.first_empty >= 0 and n < h and self.space_ok[b] and n <= here.max_empty
+                    and (n == 1 or n == min(seq, here.max_empty) or self.any_size_to_space)):
+                yield COLUMN_TO_SPACE + base, Move(i, here.first_empty, n)
 
-        # From the waste.
-        if self.ring:
-            ring = self.ring
-            for rank_q, q in enumerate(self._waste_reach()):
-                c = ring[q - 1]
-                mv = (lambda dst: (W, dst, 1)) if q == self.wp else (lambda dst, q=q: (W, dst, 1, q))
-                f = self._found_for(c)
-                bonus = -rank_q
-                if f >= 0:
-                    scored.append((900 + bonus, mv(F + f)))
-                for t in accept.get(c, none):
-                    scored.append((450 + bonus, mv(t)))
-                if first_empty >= 0 and self.space_ok[c]:
-                    scored.append((110 + bonus, mv(first_empty)))
-                if free_cell >= 0:
-                    scored.append((bonus - 100, mv(free_cell)))
+    def _leave_score(self, i: int, n: int, need: dict[int, bool], leave: Leave) -> int:
+        """What moving the top n cards of column i leaves behind, scored by ``leave``."""
+        col, d = self.cols[i], self.down[i]
+        h = len(col)
+        if d and h - n == d:
+            return leave.flips
+        if n == h:
+            return leave.empties
+        below = col[h - n - 1]
+        if need.get(below):
+            return leave.uncovers
+        if self.fits[below][col[h - n]]:
+            return leave.breaks
+        return 0
 
-        # From the reserve: its top card, as from a cell.
+    def _from_cells(self, here: _Here) -> Iterator[tuple[int, Move]]:
+        for j, c in enumerate(self.cells):
+            if c >= 0:
+                yield from self._card_moves(c, self.nc + j, here, FROM_CELL)
+
+    def _from_waste(self, here: _Here) -> Iterator[tuple[int, Move]]:
+        """Every waste card turning can reach (``_waste_reach``), the nearest first."""
+        for nearer, q in enumerate(self._waste_reach()):
+            reach = 0 if q == self.wp else q
+            yield from self._card_moves(self.ring[q - 1], self.W, here, FROM_WASTE, reach, -REACH_COST * nearer)
+
+    def _from_reserve(self, here: _Here) -> Iterator[tuple[int, Move]]:
         if self.heel:
-            c, R = self.heel[-1], self.R
-            f = self._found_for(c)
-            if f >= 0:
-                scored.append((1000, (R, F + f, 1)))
-            for t in accept.get(c, none):
-                scored.append((700, (R, t, 1)))
-            if first_empty >= 0 and self.space_ok[c]:
-                scored.append((120, (R, first_empty, 1)))
-            if free_cell >= 0:
-                scored.append((-100, (R, free_cell, 1)))
+            yield from self._card_moves(self.heel[-1], self.R, here, FROM_RESERVE)
 
-        # From the foundations.
+    def _from_foundations(self, here: _Here) -> Iterator[tuple[int, Move]]:
+        """With ``foundations.removable``: each foundation's top card from a three up."""
         if self.removable:
             for f in range(self.nf):
-                r = fh[f]
-                if r < 3:
-                    continue
-                c = cards.make(r, f & 3)
-                for t in accept.get(c, none):
-                    scored.append((-300, (F + f, t, 1)))
-                if first_empty >= 0 and self.space_ok[c]:
-                    scored.append((-350, (F + f, first_empty, 1)))
+                if self.fh[f] >= 3:
+                    yield from self._card_moves(cards.make(self.fh[f], f & 3), self.F + f, here, FROM_FOUNDATION)
 
-        if len(scored) > 1:
-            scored = self._rank_by_disorder(scored, need)
-        if composites:
-            scored += [(sc + 200, mv) for (sc, _), (_, mv) in zip(self._rank_by_disorder(
-                [(sc, mv[1]) for sc, mv in composites], need), composites)]
-        scored.sort(key=lambda sm: -sm[0])
-        return [m for _, m in scored]
+    def _card_moves(self, c: int, src: int, here: _Here, to: Destinations, reach: int = 0,
+                    bonus: int = 0) -> Iterator[tuple[int, Move]]:
+        """Card c alone from stack ``src`` to every place that takes it, scored by ``to`` plus ``bonus``."""
+        if to.home is not None:
+            f = self._found_for(c)
+            if f >= 0:
+                yield to.home + bonus, Move(src, self.F + f, 1, reach)
+        for t in here.accept.get(c, ()):
+            yield to.column + bonus, Move(src, t, 1, reach)
+        if here.first_empty >= 0 and self.space_ok[c]:
+            yield to.space + bonus, Move(src, here.first_empty, 1, reach)
+        if to.cell is not None and here.free_cell >= 0:
+            yield to.cell + bonus, Move(src, here.free_cell, 1, reach)
 
-    def _rank_by_disorder(self, scored: list[tuple[int, Any]], need: dict[int, bool]) -> list[tuple[int, Any]]:
-        """Add to each move's score how much it lowers the disorder of the columns.
+    def _rank_by_disorder(self, scored: list[tuple[int, Move]], need: dict[int, bool]) -> list[tuple[int, Move]]:
+        """Lower each move's score (below ``UNRANKED``) by ``DIS_W`` times the disorder it leaves.
 
         A column card is out of order when a card of lower rank lies somewhere under it: it
-        must move before that card can go home.  The disorder is 3 per such card, 2 per
-        occupied cell, -3 per empty column (when spaces take any card), computed for the
-        position after the move from the columns it touches.
+        must move before that card can go home.  The disorder counts ``OUT_OF_ORDER_W`` per
+        such card, ``CELL_W`` per occupied cell, ``-SPACE_W`` per empty column (when spaces
+        take any card), ``-FLIP_W`` for a card turned face up, and ``NEED_W`` for each card of
+        a group times the cards the foundations need next under it; computed as the change
+        the move makes, from the columns it touches.
         """
         cols, nc, W = self.cols, self.nc, self.W
-        pref_out: list[list[int]] = []
-        pref_min: list[list[int]] = []
+        pref_out: list[list[int]] = []  # per column and height: cards out of order below it
+        pref_min: list[list[int]] = []  # per column and height: the lowest rank below it
         for col in cols:
             po, pm = [0], [99]
             o, m = 0, 99
@@ -644,45 +717,45 @@ class TableauPosition:
         nneed = [sum(1 for c in col if c in need) for col in cols]
         out = []
         for score, mv in scored:
-            src, dst, n = mv[0], mv[1], mv[2]
+            src, dst, n, reach, _ = mv
             d = 0
             if src < nc:
                 h = len(cols[src])
-                d += 3 * (pref_out[src][h - n] - pref_out[src][h])
+                d += OUT_OF_ORDER_W * (pref_out[src][h - n] - pref_out[src][h])
                 if h == n and any_space:
-                    d -= 3
+                    d -= SPACE_W
                 if self.down[src] and h - n == self.down[src]:
-                    d -= FLIP_W  # turns a card face up
+                    d -= FLIP_W
                 group = cols[src][h - n:]
                 if nneed[src]:
                     d -= NEED_W * n * (nneed[src] - sum(1 for c in group if c in need))
             elif src < W:
-                d -= 2
+                d -= CELL_W
                 group = [self.cells[src - nc]]
             elif src == W:
-                group = [self.ring[(mv[3] if len(mv) == 4 else self.wp) - 1]]
+                group = [self.ring[(reach or self.wp) - 1]]
             elif src == self.R:
-                d -= 2
+                d -= CELL_W
                 group = [self.heel[-1]]
             else:
                 group = [cards.make(self.fh[src - self.F], (src - self.F) & 3)]
             if dst < nc:
                 m = pref_min[dst][-1]
                 if not cols[dst] and any_space:
-                    d += 3
+                    d += SPACE_W
                 d += NEED_W * n * nneed[dst]
                 for c in group:
                     r = c >> 2
                     if r > m:
-                        d += 3
+                        d += OUT_OF_ORDER_W
                     else:
                         m = r
             elif dst < W:
-                d += 2
-            out.append((score - DIS_W * d if score < 900 else score, mv))
+                d += CELL_W
+            out.append((score - DIS_W * d if score < UNRANKED else score, mv))
         return out
 
-    def _uses_after(self, lateral: tuple[int, int, int], seqs: list[int]) -> list[Any]:
+    def _uses_after(self, lateral: Move, seqs: list[int]) -> list[Move]:
         """The moves that use the card a lateral move uncovers, played just after it.
 
         A lateral move takes a group whose lowest card b lies on a card p that it builds on
@@ -699,31 +772,30 @@ class TableauPosition:
         thus always followed at once by one of the uses this lists (or the game never needs it).
         """
         self._play(lateral)
-        i = lateral[0]
+        i = lateral.src
         p = self.cols[i][-1]
         fits = self.fits
-        uses: list[Any] = []
+        uses: list[Move] = []
         f = self._found_for(p)
         if f >= 0 and self.to_foundation:
-            uses.append((i, self.F + f, 1))
+            uses.append(Move(i, self.F + f))
         for k in range(self.nc):
             if k == i:
                 continue
             col = self.cols[k]
-            for n in range(1, (self._seq_len(k) if k == lateral[1] else seqs[k]) + 1):
+            for n in range(1, (self._seq_len(k) if k == lateral.dst else seqs[k]) + 1):
                 if fits[p][col[-n]]:
-                    uses.append((k, i, n))
-        if self.ring:
-            for q in self._waste_reach():
-                if fits[p][self.ring[q - 1]]:
-                    uses.append((self.W, i, 1) if q == self.wp else (self.W, i, 1, q))
+                    uses.append(Move(k, i, n))
+        for q in self._waste_reach():
+            if fits[p][self.ring[q - 1]]:
+                uses.append(Move(self.W, i, 1, 0 if q == self.wp else q))
         if self.heel and fits[p][self.heel[-1]]:
-            uses.append((self.R, i, 1))
+            uses.append(Move(self.R, i))
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
                 if r >= 3 and fits[p][cards.make(r, g & 3)]:
-                    uses.append((self.F + g, i, 1))
+                    uses.append(Move(self.F + g, i))
         self._unprim()
         return uses
 
@@ -741,7 +813,7 @@ class TableauPosition:
         for d in range(len(col)):
             if need.get(col[-1 - d]):
                 return d
-        return 20
+        return NO_NEEDED_CARD
 
     # ------------------------------------------------------ naming moves
 
@@ -756,34 +828,33 @@ class TableauPosition:
             return "reserve:0"
         return f"foundation:{s - self.F}"
 
-    def move_json(self, move: Any) -> dict[str, Any]:
+    def move_json(self, move: Move) -> dict[str, Any]:
         """The move in the result contract's form, from this position (before it is played).
 
         A turn names the first card turned and ``count``; a redeal is ``waste`` to ``stock``.
-        A waste card further in (``(W, dst, 1, q)``) is named as its card move only; the
-        solutions the engines report are made of the primitive moves ``history`` holds.
+        A waste card further in (``reach``), or a lateral move with its use (``then``), is
+        named as its first card move only; the solutions the engines report are made of the
+        primitive moves ``history`` holds.
         """
-        if move[0] == "C":
-            return self.move_json(move[1])
         out: dict[str, Any]
-        if move == TURN:
-            n = min(self.k, len(self.ring) - self.wp)
+        src, dst, n = move.src, move.dst, move.n
+        if src == STOCK and n > 0:  # TURN
+            count = min(self.k, len(self.ring) - self.wp)
             out = {"card": cards.name(self.real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
-            if n > 1:
-                out["count"] = n
+            if count > 1:
+                out["count"] = count
             return out
-        if move == REDEAL:
+        if src == STOCK:  # REDEAL
             out = {"card": cards.name(self.real[self.ring[0]]), "from": "waste", "to": "stock"}
             if len(self.ring) > 1:
                 out["count"] = len(self.ring)
             return out
-        src, dst, n = move[:3]
         if src < self.nc:
             card = self.cols[src][-n]
         elif src < self.W:
             card = self.cells[src - self.nc]
         elif src == self.W:
-            card = self.ring[(move[3] if len(move) == 4 else self.wp) - 1]
+            card = self.ring[(move.reach or self.wp) - 1]
         elif src == self.R:
             card = self.heel[-1]
         else:
