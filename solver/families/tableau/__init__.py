@@ -1,6 +1,8 @@
 """The tableau family: FreeCell and its relatives, Klondike, Canfield, Baker's Dozen, Forty Thieves.
 
+- ``rules``: the rule table (build, spaces, safe moves), shared by the position and the model.
 - ``position``: the DFS's position, its dominances and move ordering.
+- ``_core``: the same position compiled (Cython), for the compiled DFS.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model of the open games (no stock, no face-down cards).
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Model, Position
 from ..card import CardFamily, Deal
@@ -21,6 +24,15 @@ class TableauFamily(CardFamily):
         from .position import TableauPosition
 
         return TableauPosition(layout, deal)
+
+    def compiled_position(self, layout: Layout, deal: Deal) -> Position:
+        from .position import TableauPosition
+
+        try:
+            from ._core import TableauCore
+        except ImportError as e:
+            raise UnsupportedError(f"the tableau family's compiled core is not built ({e})") from None
+        return TableauCore(TableauPosition(layout, deal))
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import TableauModel
