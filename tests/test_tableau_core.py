@@ -1,0 +1,192 @@
+"""The compiled tableau position (``TableauCore``) against the reference (``TableauPosition``).
+
+The reference is the specification: at every position the compiled one must offer the same
+moves in the same order, the same forced move, a key equal to the reference's (byte for
+byte), the same state after every push and pop; the compiled DFS must then search the same
+nodes and find the same wins as the pure-Python DFS.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_tableau import SMALL, reduced
+from walks import assert_push_then_pop_restores, perft
+
+from solver import api
+from solver import deal as deals
+from solver.engines.dfs import Restarts, compiled_dfs, dfs
+from solver.families.base import solution_json
+from solver.families.tableau.position import TableauPosition
+from solver.limits import Limits
+
+_core = pytest.importorskip("solver.families.tableau._core",
+                            reason="the compiled core is not built (python setup.py build_ext --inplace)")
+pytest.importorskip("solver.engines._dfs", reason="the compiled DFS is not built")
+TableauCore = _core.TableauCore
+
+LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
+           "forty-thieves", "klondike", "klondike-draw-1", "canfield"]
+
+# Reduced decks, every layout: complete searches of a few hundred nodes, won and lost.
+REDUCED = dict(SMALL)
+REDUCED["eight-off"] = reduced("eight-off", 5, [3, 3, 3, 3, 3, 3], cells=3, cells_deal=2)
+REDUCED["bakers-dozen"] = api.load_layout("bakers-dozen", max_rank=4)
+REDUCED["canfield-5"] = api.load_layout("canfield", max_rank=5)
+REDUCED["canfield-6"] = api.load_layout("canfield", max_rank=6)
+REDUCED["forty-thieves-suit"] = replace(SMALL["two-packs-draw-1"], tableau=replace(
+    SMALL["two-packs-draw-1"].tableau, moves="sequence"))
+
+
+def pair(lay: Any, deal: Any) -> tuple[TableauPosition, Any]:
+    return TableauPosition(lay, deal), TableauCore(TableauPosition(lay, deal))
+
+
+def assert_same_here(ref: TableauPosition, core: Any) -> None:
+    """Same moves in the same order, same forced move, same key, same state."""
+    assert [core.reference_move(m) for m in core.legal_moves()] == ref.legal_moves()
+    forced = core.forced_move()
+    assert (None if forced is None else core.reference_move(forced)) == ref.forced_move()
+    assert core.key() == ref.key()
+    assert core.state() == ref.state()
+
+
+def lockstep_walk(ref: TableauPosition, core: Any, picks: list[int]) -> set[str]:
+    """Walk both positions by the same moves (a pick of 0 pops), comparing at every step;
+    returns the kinds of moves offered on the way (joined, reach, removable)."""
+    kinds = set()
+    for p in picks:
+        assert_same_here(ref, core)
+        for m in ref.legal_moves():
+            kinds |= {kind for kind, yes in (("joined", m.then is not None), ("reach", m.reach),
+                                             ("from-foundation", ref.F <= m.src < ref.R)) if yes}
+        if p == 0 and ref.history:
+            assert core.reference_move(core.pop()) == ref.pop()
+            continue
+        codes = core.legal_moves()
+        forced = core.forced_move()
+        if forced is not None:
+            codes.append(forced)
+        if not codes:
+            break
+        code = codes[p % len(codes)]
+        move = core.reference_move(code)
+        assert core.move_json(code) == ref.move_json(move)
+        ref.push(move)
+        core.push(code)
+    assert_same_here(ref, core)
+    while ref.history:
+        ref.pop()
+        core.pop()
+        assert core.state() == ref.state()
+    assert_same_here(ref, core)
+    return kinds
+
+
+# ------------------------------------------------------------ position by position
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), seed=st.integers(1, 10**6),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_walks_agree_move_by_move(name, seed, picks):
+    lay = api.load_layout(name)
+    lockstep_walk(*pair(lay, deals.from_seed(lay, seed)), picks)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(LAYOUTS), seed=st.integers(1, 10**6),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_push_then_pop_restores(name, seed, picks):
+    lay = api.load_layout(name)
+    _, core = pair(lay, deals.from_seed(lay, seed))
+    assert_push_then_pop_restores(core, picks)
+
+
+def test_long_random_walks_agree_on_every_layout():
+    """Deeper than hypothesis goes: 400 steps on three deals of every layout, popping now and then."""
+    rng = random.Random(15)
+    kinds = set()
+    for name in LAYOUTS:
+        lay = api.load_layout(name)
+        for seed in (1, 2, 3):
+            kinds |= lockstep_walk(*pair(lay, deals.from_seed(lay, seed)),
+                                   [rng.choice((0,) + (1,) * 6) * rng.randrange(1, 999) for _ in range(400)])
+    assert kinds == {"joined", "reach", "from-foundation"}  # the walks met every kind of move
+
+
+def perft_forced(pos: Any, depth: int) -> int:
+    """``perft`` as the DFS sees the tree: forced moves played after every move (and first)."""
+    pushed = 0
+    while (m := pos.forced_move()) is not None:
+        pos.push(m)
+        pushed += 1
+    n = perft(pos, 1) if depth == 1 else 1 if depth == 0 else 0
+    if depth > 1:
+        for m in pos.legal_moves():
+            pos.push(m)
+            n += perft_forced(pos, depth - 1)
+            pos.pop()
+    for _ in range(pushed):
+        pos.pop()
+    return n
+
+
+@pytest.mark.parametrize("variant", sorted(REDUCED))
+def test_perft_counts_agree(variant):
+    counts = []
+    for seed in (1, 2, 3):
+        ref, core = pair(REDUCED[variant], deals.from_seed(REDUCED[variant], seed))
+        counts.append(perft_forced(ref, 3))
+        assert perft_forced(core, 3) == counts[-1]
+        assert perft(core, 3) == perft(ref, 3)
+    assert sum(counts) > 0
+
+
+# ------------------------------------------------------------ search by search
+
+
+def assert_same_search(lay: Any, seed: int, limits: Limits, restarts: Restarts | None) -> str:
+    ref, core = pair(lay, deals.from_seed(lay, seed))
+    a = dfs(ref, limits, restarts=restarts)
+    b = compiled_dfs(core, limits, restarts=restarts)
+    got, want = (b.verdict, b.reason, b.nodes, b.table_size), (a.verdict, a.reason, a.nodes, a.table_size)
+    assert got == want, (lay.name, seed)
+    assert [core.reference_move(m) for m in b.moves] == a.moves
+    if a.verdict == "won":
+        assert solution_json(core, b.moves) == solution_json(ref, a.moves)
+    assert core.state() == ref.state()  # both searches put their position back
+    return a.verdict
+
+
+@pytest.mark.parametrize("variant", sorted(REDUCED))
+def test_node_for_node_on_reduced_decks(variant):
+    lay = REDUCED[variant]
+    verdicts = set()
+    for seed in range(1, 9):
+        for restarts in (None, Restarts(base=20)):
+            verdicts.add(assert_same_search(lay, seed, Limits(max_nodes=20_000), restarts))
+        assert_same_search(lay, seed, Limits(max_nodes=30), None)  # stopped by the node limit
+    assert "unknown" not in verdicts  # complete searches, compared to the end
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_node_for_node_on_full_deals(name):
+    lay = api.load_layout(name)
+    for seed in (1, 2, 3):
+        assert_same_search(lay, seed, Limits(max_nodes=1500), Restarts())
+
+
+def test_the_family_gives_the_compiled_position():
+    from solver.families import family_of
+
+    lay = api.load_layout("klondike")
+    pos = family_of(lay).compiled_position(lay, deals.from_seed(lay, 1))
+    assert isinstance(pos, TableauCore)
+    result = api.solve(lay, seed=1, limits=Limits(max_nodes=200_000), core="compiled")
+    assert result.verdict == "won" and result.stats["core"] == "compiled"
