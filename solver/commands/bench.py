@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from ..errors import InputError
@@ -107,6 +106,8 @@ def _command_line(args: argparse.Namespace) -> str:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    from concurrent.futures import BrokenExecutor
+
     from .. import bench
     from ..bench.report import RESULT_COLUMNS, markdown_table, prepare_out
 

@@ -81,8 +81,9 @@ def _check(engine: str, layout: Any, deal: Any, run: EngineRun) -> None:
 
 
 def _summary(run: EngineRun) -> dict[str, Any]:
+    core = {"core": run.stats["core"]} if "core" in run.stats else {}  # the DFS's: compiled or python
     return {"verdict": run.verdict, "reason": run.reason, "nodes": run.nodes,
-            "seconds": run.stats.get("seconds")}
+            "seconds": run.stats.get("seconds"), **core}
 
 
 def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
