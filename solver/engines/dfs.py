@@ -211,13 +211,13 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``progress``, if
     given, is called about twice a second with seconds, nodes, nodes_per_s, depth, table.
     """
-    from . import _dfs  # the extension module: only imported where it is known to be built
+    from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
     limits = limits or Limits()
     if max_entries is None and limits.max_memory is not None:
-        max_entries = max(64, limits.max_memory // _dfs.table_bytes_per_entry(len(pos.key())))
+        max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = _dfs.search(
+    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
         None if restarts is None else (restarts.base, restarts.noise), rng, progress)
     return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
