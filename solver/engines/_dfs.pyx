@@ -23,6 +23,7 @@ What is new is only the storage, in C:
   growable arenas: frames, move codes, key bytes.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc, calloc
 from libc.string cimport memcmp, memcpy, memmove
@@ -109,15 +110,22 @@ cdef struct Twister:
     int index
 
 
+cdef inline uint32_t _twist(uint32_t a, uint32_t b, uint32_t c) noexcept:
+    """The MT19937 recurrence: a word from the top bit of ``a``, the low bits of ``b``, and ``c``."""
+    cdef uint32_t y = (a & <uint32_t>0x80000000) | (b & <uint32_t>0x7fffffff)
+    return c ^ (y >> 1) ^ ((-(y & 1)) & <uint32_t>0x9908b0df)
+
+
 cdef uint32_t twister_word(Twister* t) noexcept:
     """The next 32-bit output of MT19937."""
     cdef uint32_t y
     cdef int k
-    if t.index >= MT_N:  # the next 624 words: each from three earlier ones (indices mod 624)
-        for k in range(MT_N):
-            y = (t.mt[k] & <uint32_t>0x80000000) | (t.mt[k + 1 if k + 1 < MT_N else 0] & <uint32_t>0x7fffffff)
-            t.mt[k] = t.mt[k + MT_M if k + MT_M < MT_N else k + MT_M - MT_N] ^ (y >> 1) \
-                ^ (<uint32_t>0x9908b0df if y & 1 else <uint32_t>0)
+    if t.index >= MT_N:  # the next 624 words, each from three earlier ones (indices mod 624)
+        for k in range(MT_N - MT_M):
+            t.mt[k] = _twist(t.mt[k], t.mt[k + 1], t.mt[k + MT_M])
+        for k in range(MT_N - MT_M, MT_N - 1):
+            t.mt[k] = _twist(t.mt[k], t.mt[k + 1], t.mt[k + MT_M - MT_N])
+        t.mt[MT_N - 1] = _twist(t.mt[MT_N - 1], t.mt[0], t.mt[MT_M - 1])
         t.index = 0
     y = t.mt[t.index]
     t.index += 1
@@ -183,6 +191,7 @@ cdef enum:
 cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 
 
+@cython.final  # no subclass: its methods are called directly (and inlined) by the search
 cdef class KeyTable:
     """The keys of exhausted positions, stored whole; bounded by ``max_entries`` (-1: no bound).
 
@@ -340,6 +349,7 @@ cpdef long luby(long i):
     return (i + 1) >> 1
 
 
+@cython.final
 cdef class Search:
     """One call of the DFS: its position, stacks, table and counters."""
 
@@ -362,6 +372,7 @@ cdef class Search:
     cdef double noise
     cdef object rng              # the restarts' random.Random
     cdef bint twister            # its draws made here (TWISTER_OK), else by calling it
+    cdef bint twister_loaded     # the rng's state is in ``tw`` (loaded at the first draw)
     cdef Twister tw
 
     def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng):
@@ -371,8 +382,6 @@ cdef class Search:
         self.use_bounds = use_bounds
         self.rng = rng
         self.twister = TWISTER_OK and type(rng) is random.Random
-        if self.twister:
-            twister_load(&self.tw, rng)
         self.frames_room = 64
         self.moves_room = 4 * MAX_MOVES
         self.keys_room = 4 * MAX_KEY
@@ -452,15 +461,20 @@ cdef class Search:
 
     cdef double _random(self) except? -1.0:
         """``rng.random()``."""
-        return twister_random(&self.tw) if self.twister else self.rng.random()
+        if not self.twister:
+            return self.rng.random()
+        if not self.twister_loaded:  # most searches never draw: load the state only when needed
+            twister_load(&self.tw, self.rng)
+            self.twister_loaded = True
+        return twister_random(&self.tw)
 
     cdef int _randrange(self, int n) except -1:
-        """``rng.randrange(1, n)``."""
+        """``rng.randrange(1, n)`` (always after a ``_random``, so the state is loaded)."""
         return 1 + twister_below(&self.tw, n - 1) if self.twister else self.rng.randrange(1, n)
 
     cdef int give_back_rng(self) except -1:
         """Leave the rng where the calls made here would have left it."""
-        if self.twister:
+        if self.twister_loaded:
             twister_store(&self.tw, self.rng)
         return 0
 
