@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .families import family_of
+from .families import AnyLayout, family_of
 from .limits import Limits
 
 MAX_SEEDS = 10_000_000  # one batch; more is a mistyped range
@@ -217,12 +217,12 @@ FORMAT = "patience-batch"
 SCHEMA_VERSION = "1"
 
 
-def layout_meta(layout: Any) -> dict[str, str]:
+def layout_meta(layout: AnyLayout) -> dict[str, str]:
     return {"format": FORMAT, "schema": SCHEMA_VERSION, "layout": layout.name,
             "rules_version": str(layout.rules_version), "max_rank": str(family_of(layout).max_rank(layout) or 13)}
 
 
-def default_db(layout: Any) -> Path:
+def default_db(layout: AnyLayout) -> Path:
     """``<layout>.sqlite`` in the current directory (``<layout>-ranksR`` for a reduced deck)."""
     max_rank = family_of(layout).max_rank(layout)
     return Path(f"{layout.name}.sqlite" if max_rank is None else f"{layout.name}-ranks{max_rank}.sqlite")
@@ -262,7 +262,7 @@ class Store:
     creatable.  The file is created by the first ``add``.
     """
 
-    def __init__(self, path: str | Path, layout: Any):
+    def __init__(self, path: str | Path, layout: AnyLayout):
         self.path = Path(path)
         self.meta = layout_meta(layout)
         self.conn: sqlite3.Connection | None = None
@@ -404,14 +404,14 @@ def export_rows(conn: sqlite3.Connection, engine: str | None = None) -> Iterator
 # ----------------------------------------------------------------- running
 
 
-def solve_one(layout: Any, seed: int, engine: str, limits: Limits, options: dict[str, Any]) -> dict[str, Any]:
+def solve_one(layout: AnyLayout, seed: int, engine: str, limits: Limits, options: dict[str, Any]) -> dict[str, Any]:
     """Solve one deal (in a worker) and return its result JSON."""
     from . import api
 
     return api.solve(layout, seed=seed, engine=engine, limits=limits, **options).to_json()
 
 
-def result_row(layout: Any, result: dict[str, Any], limits: Limits) -> dict[str, Any]:
+def result_row(layout: AnyLayout, result: dict[str, Any], limits: Limits) -> dict[str, Any]:
     stats = result.get("stats") or {}
     solution = result.get("solution")
     return {
@@ -457,7 +457,7 @@ def plan(store: Store, seeds: list[int], engine: str,
     return todo, progress
 
 
-def run_batch(executor: Executor, window: int, layout: Any, seeds: Iterable[int], engine: str,
+def run_batch(executor: Executor, window: int, layout: AnyLayout, seeds: Iterable[int], engine: str,
               limits: Limits, store: Store, progress: Progress, options: dict[str, Any] | None = None,
               show_progress: bool | None = None) -> int:
     """Solve ``seeds`` on ``executor``, at most ``window`` deals in flight, storing each

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..families import AnyLayout
 from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
@@ -34,5 +35,5 @@ DESCRIPTIONS = {
 __all__ = ["DESCRIPTIONS", "ENGINES", "Engine", "EngineRun", "Limits", "run"]
 
 
-def run(engine: str, layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run(engine: str, layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     return ENGINES[engine](layout, deal, limits, **options)

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..families import family_of
+from ..families import AnyLayout, family_of
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
@@ -196,7 +196,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         unwind()
 
 
-def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off."""
     pos = family_of(layout).start_position(layout, deal)
