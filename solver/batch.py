@@ -123,6 +123,13 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def won_interval(won: int, unknown: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of the won share of ``n`` deals that holds whatever the
+    unknown deals turn out to be: its low end counts every unknown as lost, its high end
+    every unknown as won."""
+    return wilson(won, n)[0], wilson(won + unknown, n)[1]
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The nearest-rank ``q`` quantile (0 < q <= 1), None for no values."""
     if not values:
@@ -152,8 +159,8 @@ def summarize(rows: Iterable[tuple[str, float | None]]) -> dict[str, Any]:
         "deals": n, **counts,
         "unknown_share": unknown / n if n else None,
         "win_rate": won / decided if decided else None,
-        "win_rate_low": wilson(won, n)[0],
-        "win_rate_high": wilson(won + unknown, n)[1],
+        "win_rate_low": won_interval(won, unknown, n)[0],
+        "win_rate_high": won_interval(won, unknown, n)[1],
         "confidence": 0.95,
         "median_seconds": statistics.median(seconds) if seconds else None,
         "p90_seconds": percentile(seconds, 0.9),
