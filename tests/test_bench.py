@@ -405,8 +405,9 @@ def test_engine_refuses_a_core_it_does_not_have():
     lay = api.load_layout("golf", 9)
     deal = api.make_deal(lay, 1)
     assert run_dfs(lay, deal, Limits(), core="python").stats["core"] == "python"
-    with pytest.raises(UnsupportedError, match="no core 'nonesuch'"):
-        run_dfs(lay, deal, Limits(), core="nonesuch")
+    for engine in ("dfs", "auto", "both"):  # the portfolios refuse it too, never run CP-SAT alone
+        with pytest.raises(UnsupportedError, match="no core 'nonesuch'"):
+            api.solve(lay, deal=deal, engine=engine, limits=Limits(timeout=5), core="nonesuch")
 
 
 def test_target_parse_and_labels():

@@ -21,9 +21,9 @@ model is refused (``UnsupportedError``): there is nothing to compare.
 A layout that CP-SAT does not model skips step 2.  The shares are set by hand
 from what each engine is good at (the DFS decides most deals of the hole family
 and many card deals within a second or two; CP-SAT wins deals whose search tree
-is wide and proves losses the DFS must search out); ``benchmarks/cpsat.py``
+is wide and proves losses the DFS must search out); ``python -m benchmarks cpsat``
 measures the portfolio against each engine alone under the same per-deal time
-(``benchmarks/results/cpsat.md``).
+(recorded: ``benchmarks/results/cpsat.md``).
 """
 
 from __future__ import annotations
@@ -126,6 +126,8 @@ def run_auto(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
         try:
             run = _timed(engine, layout, deal, replace(limits, timeout=seconds), options)
         except UnsupportedError:
+            if engine != "cpsat":
+                raise  # the DFS refuses (e.g. a core it does not have): so does the portfolio
             continue  # no CP-SAT model for this layout: the DFS takes its time
         phases.append({"engine": engine, **_summary(run)})
         if run.verdict != "unknown":

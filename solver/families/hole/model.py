@@ -14,8 +14,8 @@ per allowed successor pair, tied together by a circuit constraint (the sequence
 closed into a Hamiltonian circuit through the start card) and ``next => pos + 1``.
 The model is exact: every winning game is a solution and every solution replays.
 
-Optional features (on by default unless noted, each measured in
-``benchmarks/cpsat.py``):
+Optional features (on by default unless noted, each measured by the feature study
+that ``benchmarks/cpsat.py --features`` ran, in the project's history):
 
 - ``symmetry``: two tableau cards ``a < b`` of one rank in different columns can
   trade places in a solution whenever the column order allows; keep only the

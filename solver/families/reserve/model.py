@@ -40,8 +40,8 @@ Variables (an *item* is one physical card: two packs give two items per card)
 
 The model is exact for every layout ``check_supported`` accepts: a ``lost`` is a
 proof.  Redundant constraints and dominance rules (``FEATURES``) only remove
-solutions that another solution of the model replaces; each is measured in
-``benchmarks/cpsat.py``.
+solutions that another solution of the model replaces; each was measured by the
+feature study that ``benchmarks/cpsat.py --features`` ran (in the project's history).
 """
 
 from __future__ import annotations
