@@ -109,14 +109,14 @@ class DealStore:
         """Write one record and flush it to the operating system (it survives this process
         being killed).  A deal already stored is not written again."""
         assert self._file is not None, "the store is not open"
-        if record["kind"] == "deal":
-            key = deal_key(record)
-            if key in self.done:
-                return
-            self.done.add(key)
+        key = deal_key(record) if record["kind"] == "deal" else None
+        if key in self.done:
+            return
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._file.flush()
         self.records.append(record)
+        if key is not None:
+            self.done.add(key)
 
     def sessions(self) -> int:
         return sum(r["kind"] == "session" for r in self.records)
