@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +98,15 @@ def _tasks(config: Config, g: Group, seeds: list[int | None]) -> tuple[Callable[
 
 @contextmanager
 def _sigterm_interrupts(stopped: dict[str, str]) -> Iterator[None]:
-    """SIGTERM stops the run as Ctrl-C does (the tables are still written)."""
+    """SIGTERM stops the run as Ctrl-C does (the tables are still written).  Only the main
+    thread can take signals; elsewhere SIGTERM keeps its own handling."""
     def handler(signum: int, frame: Any) -> None:
         stopped["by"] = "SIGTERM"
         raise KeyboardInterrupt
 
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     previous = signal.signal(signal.SIGTERM, handler)
     try:
         yield
@@ -115,7 +120,6 @@ class Outcome:
     files: list[Path]
     stopped: str  # "complete", "interrupted", "SIGTERM", or what went wrong
     exit_code: int
-    notes: list[str] = field(default_factory=list)
 
 
 def run(config: Config, out: Path, progress: bool | None = None, plots: bool = True) -> Outcome:
@@ -143,7 +147,8 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
                 if config.perft:
                     _perft(config, store, session, notes)
             except KeyboardInterrupt:
-                stopped["by"] = "SIGTERM" if stopped["by"] == "SIGTERM" else "interrupted"
+                if stopped["by"] != "SIGTERM":
+                    stopped["by"] = "interrupted"
             except BrokenExecutor:
                 stopped["by"] = "a worker process died (killed, or out of memory?)"
     except Exception as e:  # a bug in a worker (e.g. a win the referee rejects): record, then raise
@@ -156,7 +161,7 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
     if error is not None:
         raise error
     code = {"complete": 0, "interrupted": EXIT_INTERRUPTED, "SIGTERM": EXIT_TERMINATED}.get(stopped["by"], 1)
-    return Outcome(report, files, stopped["by"], code, notes)
+    return Outcome(report, files, stopped["by"], code)
 
 
 def _solve(config: Config, groups: list[Group], store: DealStore, session: int, out: Path, progress: bool,
