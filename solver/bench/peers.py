@@ -31,6 +31,7 @@ fc-solve's claim, reported as its ``lost``.  A peer's ``nodes`` are its iteratio
 from __future__ import annotations
 
 import ctypes
+import importlib
 import importlib.util
 import re
 import resource
@@ -237,9 +238,7 @@ class FreecellSolverLib(Peer):
 
     @staticmethod
     def _instance() -> Any:
-        import freecell_solver  # type: ignore[import-not-found]
-
-        return freecell_solver.FreecellSolver()
+        return importlib.import_module("freecell_solver").FreecellSolver()  # optional: not a dependency
 
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
         solver = self._instance()

@@ -166,7 +166,7 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
 
 def _solve(config: Config, groups: list[Group], store: DealStore, session: int, out: Path, progress: bool,
            notes: list[str]) -> None:
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     todo = {id(g): [s for s in g.seeds if g.key(s) not in store.done] for g in groups}
     with tqdm(total=sum(map(len, todo.values())), unit="deal", file=sys.stderr, disable=not progress,
