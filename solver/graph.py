@@ -49,15 +49,15 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, PatienceError, VerificationFailed
-from .families import family_of
+from .families import AnyLayout, family_of
 from .families.base import Position
-from .result import Result
+from .result import Result, Verdict
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built: `patience solve` never needs it
     import networkx as nx
@@ -163,7 +163,7 @@ class Exploration:
         finally:
             self.rewind()
 
-    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterable[int], max_nodes: int | None) -> bool:
+    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterator[int], max_nodes: int | None) -> bool:
         """Add every move of ``u`` (the position stands on it); False if ``max_nodes`` stopped it."""
         pos, g = self.pos, self.graph
         nodes = g.nodes
@@ -235,7 +235,7 @@ def _edge_data(records: list[dict[str, Any] | None], weight: int) -> dict[str, A
 # ------------------------------------------------------------ the graph
 
 
-def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
+def explore(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
             prune_dead: bool = False, timeout: float | None = None, position: Position | None = None,
             stop_at_win: bool = False) -> tuple[Exploration, Hashable | None]:
     """Explore the deal; the exploration and, with ``stop_at_win``, the nearest won state."""
@@ -254,7 +254,7 @@ def _nx() -> Any:
     return networkx
 
 
-def state_graph(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def state_graph(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                 follow_forced: bool = False, prune_dead: bool = False, timeout: float | None = None,
                 position: Position | None = None) -> nx.DiGraph:
     """The state graph of ``deal`` (see the module docstring), at most ``max_nodes`` states.
@@ -347,7 +347,7 @@ def figures(g: nx.DiGraph) -> dict[str, Any]:
     }
 
 
-def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def shortest_win(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                  timeout: float | None = None, position: Position | None = None) -> list[dict[str, Any]] | None:
     """A win with the fewest moves (result-contract moves), or None when the deal is lost.
 
@@ -365,7 +365,7 @@ def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NOD
     return None
 
 
-def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
+def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
     max_nodes = DEFAULT_MAX_NODES
@@ -380,7 +380,8 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
     ex, found = explore(layout, deal, max_nodes, prune_dead=True, timeout=timeout, stop_at_win=True)
     solution = ex.solution(found) if found is not None else None
     if solution is not None:
-        verdict, reason = "won", None
+        verdict: Verdict = "won"
+        reason = None
     elif ex.reason is not None:
         verdict, reason = "unknown", f"{ex.reason} (the shortest-win search keeps every state it meets)"
     else:
@@ -474,7 +475,7 @@ def _dot_quote(x: Any) -> str:
 def _colour(data: dict[str, Any]) -> str:
     if data.get("won"):
         return "gold"
-    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable"), "white")
+    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable") or "", "white")
 
 
 def to_dot(g: nx.DiGraph) -> str:

@@ -32,10 +32,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families import AnyLayout
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
-from .core import start_position
+from . import core as cores
+
+CORES = cores.CORES  # what the search runs on (the ``core`` option also takes ``auto``): engines/core.py
 
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
@@ -223,11 +226,12 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
 
 
-def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
-    ``core`` (auto, compiled, python) chooses the compiled or the pure-Python search."""
-    pos, core = start_position(layout, deal, options.get("core") or "auto")
+    ``core`` chooses the compiled or the pure-Python search (``CORES``, or ``auto``: compiled where
+    it is built and the family has a compiled position; any other is refused)."""
+    pos, core = cores.start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
@@ -236,4 +240,4 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
                  use_bounds=options.get("use_bounds", True), restarts=restarts)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"core": core, "table": out.table_size, "evictions": out.evictions})
+                     {"table": out.table_size, "evictions": out.evictions, "core": core})

@@ -44,14 +44,25 @@ they cost 13-70% more time for under 6% fewer nodes on PySol deals 1..80
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from functools import cache
 from typing import Any
 
 from ... import cards
 from ...errors import DealError, UnsupportedError
+from ...layout import Reads
+from .rules import neighbours
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
+
+# The rules this position plays; any other rule value is refused (``Reads``).  Columns only
+# give cards to the hole: nothing is built on them and nothing moves into an empty one.
+READS = Reads("the hole family's DFS position", {
+    "decks": None, "hole.start": None, "hole.wrap": None,
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
+    "tableau.build": {"none"}, "tableau.spaces": {"none"},
+    "stock.turn": {"hole", "none"},
+})
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
 WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
@@ -78,6 +89,7 @@ class HolePosition:
     """A deal of a hole game, mutable, with an undo stack (``history``)."""
 
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
+        READS.check(layout)
         hole = layout.hole
         if hole is None:
             raise UnsupportedError(f"layout {layout.name!r} has no hole")
@@ -118,15 +130,7 @@ class HolePosition:
                 self.slot_depth.append(j)
         nslots = len(self.slot_card)
 
-        # Ranks next to each rank (a set, so a rank is never its own neighbour
-        # and two ranks with wrap are not counted twice).
-        self.near: list[tuple[int, ...]] = [()]
-        for r in range(1, 14):
-            ns = {x for x in (r - 1, r + 1) if 1 <= x <= top}
-            if self.wrap and r in (1, top):
-                ns.add(top if r == 1 else 1)
-            ns.discard(r)
-            self.near.append(tuple(sorted(ns)))
+        self.near = neighbours(layout)  # the ranks next to each rank (the rule table, rules.py)
 
         self._bind_key(piles)
         self._bind_walk()
@@ -245,7 +249,7 @@ class HolePosition:
         height = self.height
         moves: list[int] = []
         for r in self.near[self.hole_rank]:
-            ps = tops[r]
+            ps: Collection[int] = tops[r]
             if len(ps) > 1:
                 deep = [p for p in ps if height[p] > 1]
                 if deep:

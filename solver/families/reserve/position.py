@@ -26,8 +26,24 @@ from __future__ import annotations
 from typing import Any
 
 from ... import cards
-from ...deal import Deal, foundation_base
-from ...layout import Layout
+from ...deal import Deal
+from ...layout import Layout, Reads
+from .rules import foundation_sequences
+
+# The rules this position plays; any other rule value is refused (``Reads``).
+READS = Reads("the debutante family's DFS position", {
+    "decks": None, "foundations.rows": lambda rows: all(base != 0 for base, _ in rows), "foundations.preset": None,
+    "reserve.count": None, "reserve.capacity": None, "reserve.access": None,
+    "reserve.accepts": {"any", "suit-sequence"}, "reserve.deal": None, "reserve.fill": None, "reserve.gaps": None,
+    "stock.turn": {"place", "waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
+    "stock.waste_capacity": None, "stock.top_playable": None, "stock.batch": None,
+}, together=(
+    (lambda lay: lay.stock.turn == "waste" or (lay.stock.deal_count == 1 and lay.stock.redeals == 0
+                                                and not lay.stock.waste_capacity),
+     "stock.deal_count, stock.redeals and stock.waste_capacity only with stock.turn = 'waste'"),
+    (lambda lay: lay.stock.turn == "place" or not (lay.stock.top_playable or lay.stock.batch),
+     "stock.top_playable and stock.batch only with stock.turn = 'place' (where the pack's top card plays)"),
+))
 
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
@@ -36,6 +52,7 @@ Move = tuple[int, int]
 
 class ReservePosition:
     def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+        READS.check(layout)
         r, s, fnd = layout.reserve, layout.stock, layout.foundations
         self.layout = layout
         self.ncols = r.count
@@ -54,12 +71,7 @@ class ReservePosition:
 
         # Foundation f takes the cards seq[f] in order (row f // 4, suit f % 4).
         nf = self.nf = fnd.count
-        self.seq: list[list[int]] = []
-        for f in range(nf):
-            row = fnd.rows[f // 4]
-            base = cards.rank(foundation_base(layout, f))
-            ranks = range(base, layout.max_rank + 1) if row.direction > 0 else range(base, 0, -1)
-            self.seq.append([cards.make(rk, f % 4) for rk in ranks])
+        self.seq: list[list[int]] = [list(s) for s in foundation_sequences(layout)]  # rules.py
         # Tables are indexed by a card's value: card | marks << 6.
         self.where = [[NEVER] * 256 for _ in range(nf)]  # place in f's order
         for f in range(nf):
@@ -383,7 +395,7 @@ class ReservePosition:
             v = self.stock[-1]
         else:
             v = self.waste[-1]
-        out = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
+        out: dict[str, Any] = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
         if src == STOCK and dst == WASTE and self.deal_count > 1:
             out["count"] = min(self.deal_count, len(self.stock))
         return out
