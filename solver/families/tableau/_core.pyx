@@ -23,6 +23,7 @@ What differs is representation only:
 * the key is the reference's key byte for byte (so equal exactly when the reference's is).
 """
 
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memmove, memset
 
@@ -178,6 +179,13 @@ cdef class TableauCore(CorePosition):
     cdef int pref_out[MAXC][MAXH + 1]
     cdef int pref_min[MAXC][MAXH + 1]
     cdef int nneed[MAXC]
+    # caches per column, recomputed only for columns changed since (``touch``): the first key
+    # bytes packed into an int (``pack``), the disorder's prefix counts and needed cards
+    cdef uint64_t packed[MAXC]
+    cdef bint key_stale[MAXC]
+    cdef bint dis_stale[MAXC]
+    cdef uint64_t need_version         # bumped when a foundation changes (the needed cards change)
+    cdef uint64_t nneed_version[MAXC]  # the need_version nneed was counted at (0: never)
 
     def __init__(self, ref: TableauPosition):
         if ref.history:
@@ -227,6 +235,10 @@ cdef class TableauCore(CorePosition):
         self.wp = ref.wp
         self.redeals = -1 if ref.redeals is None else ref.redeals
         self.left = ref.left
+        for a in range(MAXC):
+            self.key_stale[a] = self.dis_stale[a] = True
+            self.nneed_version[a] = 0
+        self.need_version = 1
 
     def __dealloc__(self):
         free(self.undo.data)
@@ -410,9 +422,18 @@ cdef class TableauCore(CorePosition):
         else:
             self.fh[dst - F] += 1
             self.left -= 1
+        self.touch(src)
+        self.touch(dst)
         int_stack_push(&self.undo, flipped)
         self.record(move)
         return 0
+
+    cdef inline void touch(self, int s) noexcept:
+        """Stack s changed: its cached key bytes and disorder counts are stale."""
+        if s < self.nc:
+            self.key_stale[s] = self.dis_stale[s] = True
+        elif s >= self.F and s < self.R:
+            self.need_version += 1
 
     cpdef int pop(self) except -1:
         """As ``TableauPosition.pop``: the last push, all its primitives; returns the first."""
@@ -466,6 +487,8 @@ cdef class TableauCore(CorePosition):
         else:
             self.fh[src - F] += 1
             self.left -= 1
+        self.touch(src)
+        self.touch(dst)
         return move
 
     # ------------------------------------------------------------ queries
@@ -524,10 +547,13 @@ cdef class TableauCore(CorePosition):
         cdef unsigned char t
         for i in range(nc):
             order[i] = i
+            if self.key_stale[i]:
+                self.packed[i] = self.pack(i)
+                self.key_stale[i] = False
         for i in range(1, nc):  # insertion sort by the columns' key bytes
             x = order[i]
             j = i - 1
-            while j >= 0 and self.col_cmp(order[j], x) > 0:
+            while j >= 0 and self.col_before(x, order[j]):
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = x
@@ -572,6 +598,27 @@ cdef class TableauCore(CorePosition):
             buf[n + 2] = 255 if self.redeals < 0 else min(self.redeals, 255)
             n += 3
         return n
+
+    cdef uint64_t pack(self, int i) noexcept:
+        """Column i's first 7 key bytes (the face-down byte, then cards), each plus one in 9
+        bits, missing ones 0: packs of two columns compare as their key bytes do, as far as
+        those 7 bytes go (a shorter column that is a prefix comes first, as with bytes)."""
+        cdef uint64_t pk = 0
+        cdef int used = 0, x = 0
+        if self.has_face_down:
+            pk = 200 + self.down[i] + 1
+            used = 1
+        while used < 7 and x < self.h[i]:
+            pk = (pk << 9) | (self.cols[i][x] + 1)
+            used += 1
+            x += 1
+        return pk << (9 * (7 - used))
+
+    cdef inline bint col_before(self, int a, int b) noexcept:
+        """Column a's key bytes come strictly before column b's."""
+        if self.packed[a] != self.packed[b]:
+            return self.packed[a] < self.packed[b]
+        return self.col_cmp(a, b) < 0
 
     cdef inline int col_cmp(self, int a, int b) noexcept:
         """The order of two columns' key bytes (face-down count first, when there are any)."""
@@ -806,21 +853,29 @@ cdef class TableauCore(CorePosition):
         return 0
 
     cdef void prepare_disorder(self) noexcept:
+        """The prefix counts and needed cards of the columns changed since they were counted."""
         cdef int i, x, o, m, r, nn
         for i in range(self.nc):
-            o, m, nn = 0, 99, 0
-            self.pref_out[i][0] = 0
-            self.pref_min[i][0] = 99
-            for x in range(self.h[i]):
-                r = self.cols[i][x] >> 2
-                if r > m:
-                    o += 1
-                else:
-                    m = r
-                self.pref_out[i][x + 1] = o
-                self.pref_min[i][x + 1] = m
-                nn += self.need[self.cols[i][x]]
-            self.nneed[i] = nn
+            if self.dis_stale[i]:
+                self.dis_stale[i] = False
+                o, m = 0, 99
+                self.pref_out[i][0] = 0
+                self.pref_min[i][0] = 99
+                for x in range(self.h[i]):
+                    r = self.cols[i][x] >> 2
+                    if r > m:
+                        o += 1
+                    else:
+                        m = r
+                    self.pref_out[i][x + 1] = o
+                    self.pref_min[i][x + 1] = m
+                self.nneed_version[i] = 0
+            if self.nneed_version[i] != self.need_version:
+                self.nneed_version[i] = self.need_version
+                nn = 0
+                for x in range(self.h[i]):
+                    nn += self.need[self.cols[i][x]]
+                self.nneed[i] = nn
 
     cdef int ranked(self, int score, int code) noexcept:
         """As one step of ``_rank_by_disorder``: the score lowered by DIS_W times the disorder
