@@ -78,7 +78,6 @@ READS = Reads("the tableau family's DFS position", {
 ))
 
 
-
 class Move(NamedTuple):
     """A move of the tableau family (see the module text).
 
@@ -104,7 +103,8 @@ ANY_SIZE = 104  # a group size no move reaches (two packs): "as long as the sequ
 # order of the search, never its verdict.
 HOME = 1000  # a card to its foundation: progress, and it loses little (often nothing, see _safe)
 HOME_FLIP = 10  # ... and it turns a face-down card up
-WASTE_HOME = 900  # the waste card to its foundation: after the column and cell cards
+WASTE_HOME = 900  # a waste card to its foundation: after the column and cell cards (one further
+#                   in scores below UNRANKED, REACH_COST per nearer card, and is ranked by disorder)
 UNRANKED = 900  # scores from here up are kept as they are (``_rank_by_disorder``)
 CELL_TO_COLUMN = 700  # a cell (or the reserve) card onto a column: frees a cell
 COLUMN_TO_COLUMN = 500  # a built group onto another column (plus its size: longer first)
@@ -156,7 +156,7 @@ CELL_W = 2  # per occupied cell
 SPACE_W = 3  # per empty column, when spaces take any card (counted negative: spaces are good)
 NEED_W = 1  # per card of a group times the cards the foundations need next in its column
 FLIP_W = 6  # a face-down card turned up (counted negative)
-DIS_W = 1000  # one unit of disorder outweighs every score difference above
+DIS_W = 1000  # a unit of disorder outweighs most score differences: the disorder decides first
 
 _DOWN_BYTES = [bytes((200 + d,)) for d in range(56)]  # a column's face-down count, first in its key
 
