@@ -143,6 +143,32 @@ def test_timeout_gives_unknown():
     assert core.history == []
 
 
+def test_a_signal_interrupts_the_search_and_the_position_is_restored():
+    """Ctrl-C (or any signal handler that raises) stops the compiled loop within 1024 nodes."""
+    import signal
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_: Any) -> None:
+        raise Stop
+
+    lay = api.load_layout("golf")
+    deal = api.make_deal(lay, 31)  # lost after 389093 nodes
+    core = HoleCore(HolePosition(lay, deal))
+    seen: list[dict[str, Any]] = []
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.002)
+        with pytest.raises(Stop):
+            _dfs.search(core, None, None, None, True, True, None, random.Random(0), seen.append, 0.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert seen and seen[-1]["nodes"] < 300_000  # stopped inside the search, not after it
+    assert core.state() == HoleCore(HolePosition(lay, deal)).state()
+
+
 def test_progress_reports():
     lay = api.load_layout("golf")
     core = HoleCore(HolePosition(lay, api.make_deal(lay, 3)))

@@ -15,8 +15,8 @@ What is new is only the storage, in C:
   (in insertion order, which is also the eviction order), and an open-addressing
   index of 64-bit slots (a 24-bit hash tag and the key's arena offset) finds it;
   a tag match is confirmed by comparing the bytes, so no verdict rests on a hash.
-* ``LineSet``: the keys of the positions on the current line, an index into the
-  frames' keys.  Frames are removed last in, first out, and the last key
+* the on-line index (``Search.line``): the keys of the positions on the current
+  line, an open-addressing index into the frames' keys.  Frames are removed last in, first out, and the last key
   inserted into a linear-probing table can be removed by clearing its slot
   (no later key probed past it), so no tombstones are needed.
 * the frames (moves still to try, pushes that lead here, the key) live in three
@@ -27,6 +27,8 @@ cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc, calloc
 from libc.string cimport memcmp, memcpy, memmove
+
+from cpython.exc cimport PyErr_CheckSignals
 
 from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition
 
@@ -568,15 +570,27 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
            restarts, rng, progress, double progress_every=0.5):
-    """The DFS from ``pos`` (restored afterwards).  Mirrors ``solver.engines.dfs.dfs``.
+    """The DFS from ``pos`` (restored afterwards, also when interrupted).  Mirrors
+    ``solver.engines.dfs.dfs``.
 
     ``max_nodes``, ``timeout``, ``max_entries`` may be None; ``restarts`` is None or
-    ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None
-    or a callable given a dict every ``progress_every`` seconds (checked every 1024 nodes).  Returns (verdict, reason, moves,
-    nodes, seconds, table size, evictions, table bytes).
+    ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
+    callable given a dict every ``progress_every`` seconds (looked at every 1024 nodes).
+    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes).
     """
     cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
     cdef int depth0 = pos.ply
+    try:
+        return _search(s, depth0, max_nodes, timeout, restarts, progress, progress_every)
+    except BaseException:  # Ctrl-C, SIGTERM's handler, a failing progress callback: leave pos as it was
+        while pos.ply > depth0:
+            pos.pop()
+        raise
+
+
+cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress, double progress_every):
+    """The loop of ``dfs``."""
+    cdef CorePosition pos = s.pos
     cdef int64_t run = 0, limit = -1 if max_nodes is None else max_nodes, budget
     cdef int64_t base = 0 if restarts is None else restarts[0]
     cdef double restart_noise = 0.0 if restarts is None else restarts[1]
@@ -599,15 +613,17 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
                 s.exhaust()
                 continue
             s.nodes += 1
-            if s.nodes & 1023 == 0 and (timed or reporting):
-                now = time.perf_counter()
-                if timed and now > deadline:
-                    return _finish(s, depth0, start, "unknown", f"timeout {timeout:g} s")
-                if reporting and now - last_report >= progress_every:
-                    last_report = now
-                    progress({"seconds": now - start, "nodes": s.nodes,
-                              "nodes_per_s": s.nodes / (now - start), "depth": s.nframes,
-                              "table": s.table.count})
+            if s.nodes & 1023 == 0:
+                PyErr_CheckSignals()  # in C, Python's signal handlers (Ctrl-C) run only when asked
+                if timed or reporting:
+                    now = time.perf_counter()
+                    if timed and now > deadline:
+                        return _finish(s, depth0, start, "unknown", f"timeout {timeout:g} s")
+                    if reporting and now - last_report >= progress_every:
+                        last_report = now
+                        progress({"seconds": now - start, "nodes": s.nodes,
+                                  "nodes_per_s": s.nodes / (now - start), "depth": s.nframes,
+                                  "table": s.table.count})
             if limit >= 0 and s.nodes > limit:
                 return _finish(s, depth0, start, "unknown", f"max-nodes {max_nodes}")
             if budget >= 0 and s.nodes >= budget:
