@@ -23,6 +23,7 @@ What differs is representation only:
 * the key is the reference's key byte for byte (so equal exactly when the reference's is).
 """
 
+cimport cython
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memmove, memset
@@ -130,6 +131,7 @@ cdef inline int make_card(int rank, int suit) noexcept:
     return (rank - 1) * 4 + suit
 
 
+@cython.final  # no subclass: its C methods are called directly (and inlined), not through a table
 cdef class TableauCore(CorePosition):
     """A deal of a tableau game, compiled; moves are int codes (see the module text)."""
 
@@ -183,6 +185,7 @@ cdef class TableauCore(CorePosition):
     # bytes packed into an int (``pack``), the disorder's prefix counts and needed cards
     cdef uint64_t packed[MAXC]
     cdef bint key_stale[MAXC]
+    cdef int key_order[MAXC]           # the columns in key order, as last sorted (nearly sorted next time)
     cdef bint dis_stale[MAXC]
     cdef uint64_t need_version         # bumped when a foundation changes (the needed cards change)
     cdef uint64_t nneed_version[MAXC]  # the need_version nneed was counted at (0: never)
@@ -237,6 +240,7 @@ cdef class TableauCore(CorePosition):
         self.left = ref.left
         for a in range(MAXC):
             self.key_stale[a] = self.dis_stale[a] = True
+            self.key_order[a] = a
             self.nneed_version[a] = 0
         self.need_version = 1
 
@@ -541,16 +545,15 @@ cdef class TableauCore(CorePosition):
     cdef int write_key(self, unsigned char* buf) except -1:
         """As ``key``, byte for byte: the columns sorted (each after its face-down count), the
         cells sorted, the reserve's height, the ring with its (folded) pointer and redeals."""
-        cdef int order[MAXC]
+        cdef int* order = self.key_order
         cdef int nc = self.nc, i, j, x, n = 0, wp
         cdef unsigned char cs[MAXCELL]
         cdef unsigned char t
         for i in range(nc):
-            order[i] = i
             if self.key_stale[i]:
                 self.packed[i] = self.pack(i)
                 self.key_stale[i] = False
-        for i in range(1, nc):  # insertion sort by the columns' key bytes
+        for i in range(1, nc):  # insertion sort by the columns' key bytes, from the last order
             x = order[i]
             j = i - 1
             while j >= 0 and self.col_before(x, order[j]):
