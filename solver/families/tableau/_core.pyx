@@ -331,7 +331,7 @@ cdef class TableauCore(CorePosition):
 
     cpdef int push(self, int move) except -1:
         """As ``TableauPosition.push``: the move as primitive moves; ``pop`` takes them all back."""
-        cdef int count, i, n, use_src, payload, p, f
+        cdef int count, i, n, use_src, payload, f
         if move & JOINED:
             i, n = code_src(move), code_n(move)
             count = self.play(plain_code(i, code_dst(move), n, 0))
@@ -375,7 +375,7 @@ cdef class TableauCore(CorePosition):
     cdef int prim(self, int move) except -1:
         """As ``_prim``: one primitive move, noting what ``unprim`` needs."""
         cdef int src = code_src(move), dst = code_dst(move), n = code_n(move)
-        cdef int nc = self.nc, W = self.W, F = self.F, flipped = 0, f, x
+        cdef int nc = self.nc, W = self.W, F = self.F, flipped = 0, f
         cdef unsigned char moving[MAXH]
         cdef unsigned char* col
         if src == STOCK_CODE:
@@ -887,7 +887,7 @@ cdef class TableauCore(CorePosition):
             return score
         cdef int src = code_src(code), dst = code_dst(code), n = code_n(code), reach = code_reach(code)
         cdef int nc = self.nc, W = self.W, d = 0, h, x, m, r, ng = 1, gneed
-        cdef unsigned char group1
+        cdef unsigned char group1 = 0  # the moving card, when it is one card from elsewhere
         cdef unsigned char* group = &group1
         if src < nc:
             h = self.h[src]
@@ -967,7 +967,7 @@ cdef class TableauCore(CorePosition):
         """A reference position in this position's state (for naming moves)."""
         view = TableauPosition.__new__(TableauPosition)
         view.__dict__.update(self.ref.__dict__)
-        (cols, down, cells, fh, ring, wp, redeals, left, history, heel) = self.state()
+        (cols, down, cells, fh, ring, wp, redeals, left, _, heel) = self.state()
         view.cols = [list(c) for c in cols]
         view.down = list(down)
         view.cells = list(cells)
