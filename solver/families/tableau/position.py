@@ -336,16 +336,18 @@ class TableauPosition:
 
     def push(self, move: Move) -> None:
         """Play ``move`` as primitive moves (see the module text); ``pop`` takes them all back."""
+        src, dst, n, reach, then = move
+        if then is None and not reach:  # a primitive move
+            self._prim(move)
+            self._groups.append(1)
+            return
         count = self._play(move)
-        if move.then is not None:  # a lateral move and the use of the card it uncovers
-            count += self._play(move.then)
+        if then is not None:  # a lateral move and the use of the card it uncovers
+            count += self._play(then)
         self._groups.append(count)
 
     def _play(self, move: Move) -> int:
         """Play ``move`` (not its ``then``) as primitive moves; how many."""
-        if move.then is None and not move.reach:
-            self._prim(move)
-            return 1
         if not move.reach:
             self._prim(Move(move.src, move.dst, move.n))
             return 1
@@ -370,7 +372,7 @@ class TableauPosition:
     def _prim(self, move: Move) -> None:
         """Play one primitive move and note what ``_unprim`` needs."""
         self.history.append(move)
-        src, dst, n = move.src, move.dst, move.n
+        src, dst, n, _, _ = move
         if src == STOCK:
             self._undo.append(self.wp)
             if n > 0:  # TURN
@@ -427,7 +429,7 @@ class TableauPosition:
     def _unprim(self) -> Move:
         move = self.history.pop()
         u = self._undo.pop()
-        src, dst, n = move.src, move.dst, move.n
+        src, dst, n, _, _ = move
         if src == STOCK:
             self.wp = u
             if n < 0 and self.redeals is not None:  # REDEAL
@@ -621,19 +623,20 @@ class TableauPosition:
         h, seq = len(col), here.seqs[i]
         for n in range(1, min(seq, max(here.max_nonempty, here.max_empty)) + 1):
             b = col[h - n]  # the group's lowest card
+            onto = [j for j in here.accept.get(b, ()) if j != i] if n <= here.max_nonempty else []
+            to_space = (here.first_empty >= 0 and n < h and self.space_ok[b] and n <= here.max_empty
+                        and (n == 1 or n == min(seq, here.max_empty) or self.any_size_to_space))
+            if not onto and not to_space:
+                continue
             base = self._leave_score(i, n, here.need, LEAVE_BY_GROUP) + n
-            if n <= here.max_nonempty:
-                lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
-                for j in here.accept.get(b, ()):
-                    if j == i:
-                        continue
-                    if lateral:
-                        for use in self._uses_after(Move(i, j, n), here.seqs):
-                            yield COLUMN_TO_COLUMN + base, Move(i, j, n, then=use)
-                    else:
-                        yield COLUMN_TO_COLUMN + base, Move(i, j, n)
-            if (here.first_empty >= 0 and n < h and self.space_ok[b] and n <= here.max_empty
-                    and (n == 1 or n == min(seq, here.max_empty) or self.any_size_to_space)):
+            lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
+            for j in onto:
+                if lateral:
+                    for use in self._uses_after(Move(i, j, n), here.seqs):
+                        yield COLUMN_TO_COLUMN + base, Move(i, j, n, then=use)
+                else:
+                    yield COLUMN_TO_COLUMN + base, Move(i, j, n)
+            if to_space:
                 yield COLUMN_TO_SPACE + base, Move(i, here.first_empty, n)
 
     def _leave_score(self, i: int, n: int, need: dict[int, bool], leave: Leave) -> int:
