@@ -139,6 +139,8 @@ cdef class HoleCore(CorePosition):
         self.height = self._ints(ref.height)
         self.hole_stack = self._ints([0] * (self.nslots + 1))  # one rank per card at most
         for r in range(NRANKS):
+            if len(ref.near[r]) > 2:
+                raise ValueError(f"rank {r} has {len(ref.near[r])} neighbours; HoleCore holds two")
             self.near_n[r] = len(ref.near[r])
             for i, x in enumerate(ref.near[r]):
                 self.near[r][i] = x
