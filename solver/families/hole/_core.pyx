@@ -84,7 +84,7 @@ cdef class HoleCore(CorePosition):
 
     # -- the mutable state
     cdef int* height       # per pile
-    cdef int* hole_stack   # ranks put on the hole by the moves played (the undo of pop)
+    cdef int* hole_stack   # the hole's rank before each move played (what pop restores)
     cdef int hole_rank, left
     cdef int count[NRANKS]      # remaining cards of each rank (columns and stock)
     cdef int col_count[NRANKS]  # remaining column cards of each rank
@@ -95,6 +95,8 @@ cdef class HoleCore(CorePosition):
     cdef tuple start_ranks      # the hole's ranks at the deal, for ``state``
 
     def __init__(self, ref: HolePosition):
+        if self.slot_rank != NULL:
+            raise ValueError("HoleCore is built once")
         if ref.history:
             raise ValueError("HoleCore is built from a position at the deal")
         if ref.ncols > 63:
