@@ -8,12 +8,13 @@ Every key is checked here once, so the engines can trust a ``Layout``.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import cards
 from .errors import LayoutError
-from .schema import Table, decode
+from .schema import Table, decode, layout_name
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
 
@@ -262,6 +263,14 @@ def _deal(t: Table) -> DealSpec:
     )
     if d.generator == "pysol" and not d.pysol_game:
         raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
+    if d.generator == "pysol":
+        from pysol_cards.deal_game import Game
+
+        if d.pysol_game not in Game.GAMES_MAP:
+            near = difflib.get_close_matches(d.pysol_game, sorted(Game.GAMES_MAP), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise t.fail("pysol_game", f"a game pysol-cards deals{hint}; it deals "
+                                       f"{', '.join(sorted(Game.GAMES_MAP))}")
     t.done()
     return d
 
@@ -273,7 +282,7 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
     decks = top.int("decks", 1, 1, 2)
-    name = top.str("name", name)
+    name = layout_name(top, name)
 
     def section(key, reader, default):
         sub = top.sub(key)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from .. import api
@@ -13,6 +12,7 @@ from ..engines import ENGINES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
+from ..files import RESULT_LIMIT, read_text, shown
 from ..limits import Limits
 from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, positive_float
 from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
@@ -106,23 +106,21 @@ def format_result(result: Result, layout: Any = None) -> str:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    path = Path(args.result)
+    path = shown(args.result)
+    text = read_text(args.result, RESULT_LIMIT, "a result JSON file written by `patience solve --json`")
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+        obj = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except (RecursionError, UnicodeDecodeError):
+    except RecursionError:
         raise InputError(f"{path}: expected a result JSON file written by `patience solve --json`") from None
-    if not isinstance(obj, dict) or "layout" not in obj or "verdict" not in obj:
-        raise InputError(f"{path}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
-    if obj["verdict"] != "won":
-        print(f"{path}: verdict {obj['verdict']!r}: there is no solution to replay")
-        return 0
-    problem = api.verify(obj, args.layout)
+    result = Result.from_json(obj, path)
+    problem = api.verify(result, args.layout)
     if problem is not None:
-        print(f"{path}: {problem}", file=sys.stderr)
+        print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{path}: all {len(obj.get('solution') or [])} moves legal; the game is won")
+    if result.verdict != "won":
+        print(f"{path}: verdict {result.verdict!r}: there is no solution to replay; the deal and the rules check")
+        return 0
+    print(f"{path}: all {len(result.solution or [])} moves legal; the game is won")
     return 0
