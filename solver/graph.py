@@ -96,7 +96,7 @@ class Exploration:
         self.parent[self.root] = None
         self.chain[self.root] = ()
         won = self.pos.is_won()
-        self.graph.add_node(self.root, depth=0, won=won, dead=False if won else self.pos.is_dead(),
+        self.graph.add_node(self.root, depth=0, won=won, dead=False if won else bool(self.pos.is_dead()),
                             expanded=False)
         self.graph.graph["root"] = self.root
 
@@ -185,7 +185,7 @@ class Exploration:
                         pos.pop()
                     return False
                 won = pos.is_won()
-                g.add_node(v, depth=dv, won=won, dead=False if won else pos.is_dead(), expanded=False)
+                g.add_node(v, depth=dv, won=won, dead=False if won else bool(pos.is_dead()), expanded=False)
                 self.parent[v], self.chain[v] = u, tuple(chain)
                 heapq.heappush(heap, (dv, next(tie), v))
             elif dv < nodes[v]["depth"] and not nodes[v]["expanded"]:

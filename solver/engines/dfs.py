@@ -110,6 +110,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     max_nodes = limits.max_nodes
     table = _Table(max_entries(limits))
     on_line: set[Any] = set()
+    root_dead: list[str] = []  # the bound that cut the deal itself, if one did
     depth0 = len(pos.history)
     nodes = 0
     rng = random.Random(restarts.seed if restarts else 0)
@@ -146,8 +147,10 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             for _ in range(pushed):
                 pos.pop()
             return False
-        if use_bounds and pos.is_dead():
+        if use_bounds and (why := pos.is_dead()):
             table.add(key)  # dead is exhausted: never bound again
+            if not stack:
+                root_dead.append(why)
             for _ in range(pushed):
                 pos.pop()
             return False
@@ -187,7 +190,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             if enter(1 + play_forced()):
                 return finish("won")
         else:
-            return finish("lost")
+            return finish("lost", root_dead[0] if root_dead else None)
         stack.clear()
         on_line.clear()
         unwind()

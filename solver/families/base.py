@@ -41,8 +41,8 @@ class Position(Protocol):
 
     def is_won(self) -> bool: ...
 
-    def is_dead(self) -> bool:
-        """True only if no win is reachable from here (a sound bound)."""
+    def is_dead(self) -> str | None:
+        """The name of a sound bound that proves no win is reachable from here, or None."""
 
     def key(self) -> Hashable:
         """The transposition key: equal for positions that are the same for play."""

@@ -256,11 +256,13 @@ class HolePosition:
     def is_won(self) -> bool:
         return self.left == 0
 
-    def is_dead(self) -> bool:
-        """True only if no win is reachable (the bounds named in the module doc)."""
+    def is_dead(self) -> str | None:
+        """The bound that proves no win is reachable (see the module doc), or None."""
         if not self.height[self.stock_pile]:
-            return self.left > 0 and self._walk_dead()
-        return self.line_heads and self._heads_dead()
+            return "walk bound: the ranks left make no walk from the hole" if self.left > 0 and self._walk_dead() \
+                else None
+        return "heads bound: a column card can get no predecessor" if self.line_heads and self._heads_dead() \
+            else None
 
     def key(self) -> Hashable:
         return self._key

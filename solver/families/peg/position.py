@@ -168,10 +168,16 @@ class PegPosition:
         goal = self.t.goal
         return self.count == goal.pegs and (goal.hole is None or bool(self.grid & self.t.goal_grid))
 
-    def is_dead(self) -> bool:
+    def is_dead(self) -> str | None:
+        """The bound that proves the goal unreachable, or None."""
         t = self.t
-        return (self.doomed or self.count < t.goal.pegs
-                or (self.weights + t.weight_add) & t.weight_top != t.weight_top)
+        if self.doomed:
+            return "position classes: the start and the goal are in different classes (a parity invariant)"
+        if self.count < t.goal.pegs:
+            return "fewer pegs than the goal"
+        if (self.weights + t.weight_add) & t.weight_top != t.weight_top:
+            return "pagoda function: a weight of the pegs below the goal's"
+        return None
 
     def key(self) -> int:
         x, m = self.images, self.t.field_mask

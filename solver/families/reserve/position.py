@@ -390,8 +390,14 @@ class ReservePosition:
 
     # --------------------------------------------------------------- bounds
 
-    def is_dead(self) -> bool:
-        return self._buried() or self._relaxed_play()
+    def is_dead(self) -> str | None:
+        """The bound that proves no win is reachable (the methods below), or None."""
+        if self._buried():
+            return "buried card: a card can leave its column only after a card it must follow"
+        if self._relaxed_play():
+            return ("counting bound: even a generous play-out of the rest of the pack (the forty-first card "
+                    "rule) fails")
+        return None
 
     def _relaxed_play(self) -> bool:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.

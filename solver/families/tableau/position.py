@@ -404,8 +404,8 @@ class TableauPosition:
     def is_won(self) -> bool:
         return self.left == 0
 
-    def is_dead(self) -> bool:
-        return False
+    def is_dead(self) -> str | None:
+        return None
 
     def key(self) -> Hashable:
         if self.has_face_down:
