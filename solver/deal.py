@@ -316,10 +316,9 @@ def parse_board(text: str, layout: Layout, where: str) -> Deal:
             if len(slots) > layout.cells.count:
                 raise DealError(f"{where}:{lineno}: {len(slots)} free cells, expected at most "
                                 f"{layout.cells.count} for layout {layout.name!r}")
-            for i, c in enumerate(slots):  # a cell keeps its place: '- 5H' is 5H in cell 1
+            for i, c in enumerate(parsed):  # free cells are alike: the dealt ones are cell:0, cell:1, ...
+                deal[f"cell:{i}"] = [c]
                 lines[f"cell:{i}"] = lineno
-                if c is not None:
-                    deal[f"cell:{i}"] = [c]
             continue
         elif layout.hole is not None:
             stack = "hole"
@@ -429,5 +428,5 @@ def parse_text(text: str, layout: Layout, where: str) -> Deal:
 def read(path: str, layout: Layout) -> Deal:
     """Read a deal file: JSON, the listing ``patience deal`` prints, or the fc-solve board format
     (at most ``files.DEAL_LIMIT`` bytes of UTF-8, a byte-order mark allowed)."""
-    text = read_text(path, DEAL_LIMIT, "a deal: JSON, a listing or the fc-solve board format", DealError)
+    text = read_text(path, DEAL_LIMIT, "deal file", "JSON, a listing or the fc-solve board format", DealError)
     return parse_text(text, layout, shown(path))

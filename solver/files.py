@@ -27,18 +27,18 @@ def size_text(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
 
 
-def read_text(path: str, limit: int, what: str, error: type[InputError] = InputError) -> str:
+def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
     """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
-    (a leading byte-order mark is dropped).  Anything else raises ``error`` naming the file and
-    ``what`` was expected (e.g. "a layout file (TOML)")."""
+    (a leading byte-order mark is dropped).  Anything else raises ``error`` naming the file,
+    ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as e:
         raise error(f"{shown(path)}: cannot read {what}: {e.strerror or e}") from None
     if len(data) > limit:
-        raise error(f"{shown(path)}: more than {size_text(limit)}; expected {what}")
+        raise error(f"{shown(path)}: {what} larger than {size_text(limit)}; expected {expected}")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise error(f"{shown(path)}: expected a UTF-8 text file: {what}") from None
+        raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None

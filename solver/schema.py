@@ -136,7 +136,7 @@ def read_layout_file(name_or_path: str) -> tuple[dict[str, Any], str, str]:
     except OSError as e:  # a name too long for the file system, say
         raise LayoutError(f"{shown(name_or_path)}: cannot read layout file: {e.strerror or e}") from None
     if name_or_path.endswith(".toml") or is_file or "/" in name_or_path:
-        text = read_text(name_or_path, LAYOUT_LIMIT, "a layout file (TOML)", LayoutError)
+        text = read_text(name_or_path, LAYOUT_LIMIT, "layout file", "TOML", LayoutError)
         return decode(text, shown(name_or_path)), shown(name_or_path), p.stem
     res = builtin_dir() / f"{name_or_path}.toml"
     if not res.is_file():

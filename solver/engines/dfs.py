@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,11 @@ from ..families import family_of
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
+
+# Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
+PROGRESS_EVERY = 0.5
+# ``progress(stats)``: a live report of a running search (see ``dfs``).
+Progress = Callable[[dict[str, float | int]], None]
 
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
@@ -98,14 +104,20 @@ def luby(i: int) -> int:
 
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
-        use_bounds: bool = True, restarts: Restarts | None = None) -> Outcome:
+        use_bounds: bool = True, restarts: Restarts | None = None,
+        progress: Progress | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
     budgets (see ``Restarts``); the last verdict is as complete as without.
+    ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
+    ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
+    of the search) and ``table`` (positions in the transposition table); the
+    clock is read every 1024 nodes, as for the timeout.
     """
     limits = limits or Limits()
     start = time.perf_counter()
+    next_report = start + PROGRESS_EVERY
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
     table = _Table(max_entries(limits))
@@ -179,9 +191,15 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
                     pos.pop()
                 continue
             nodes += 1
-            if nodes & 1023 == 0:
-                if deadline is not None and time.perf_counter() > deadline:
+            if nodes & 1023 == 0 and (deadline is not None or progress is not None):
+                now = time.perf_counter()
+                if deadline is not None and now > deadline:
                     return finish("unknown", f"timeout {limits.timeout:g} s")
+                if progress is not None and now >= next_report:
+                    next_report = now + PROGRESS_EVERY
+                    progress({"seconds": now - start, "nodes": nodes,
+                              "nodes_per_second": nodes / max(now - start, 1e-9),
+                              "depth": len(pos.history) - depth0, "table": len(table.keys)})
             if max_nodes is not None and nodes > max_nodes:
                 return finish("unknown", f"max-nodes {max_nodes}")
             if budget is not None and nodes >= budget:
@@ -204,7 +222,7 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
     out = dfs(pos, limits, use_forced=options.get("use_forced", True),
-              use_bounds=options.get("use_bounds", True), restarts=restarts)
+              use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
                      {"table": out.table_size, "evictions": out.evictions})

@@ -192,7 +192,7 @@ class PegLayout:
 
     def read_deal(self, path: str) -> Deal:
         """A start position from a file: JSON, or a picture with ``o`` a peg and ``.`` an empty hole."""
-        text = read_text(path, DEAL_LIMIT, "a start position: JSON, or a picture of the board", DealError)
+        text = read_text(path, DEAL_LIMIT, "deal file", "JSON, or a picture of the board", DealError)
         path = shown(path)
         if text.lstrip().startswith("{"):
             try:
