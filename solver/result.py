@@ -68,7 +68,9 @@ class Result:
 
         for key in ("layout", "verdict"):
             check(key, key in obj, "a value (the key is missing)")
-        check("layout", isinstance(obj["layout"], str) and obj["layout"] != "", "a layout name")
+        layout = obj["layout"]
+        check("layout", isinstance(layout, str) and layout.isprintable() and 0 < len(layout) <= 100
+              and not any(c in layout for c in "/\\"), "a layout name (give a layout file with --layout)")
         check("verdict", obj["verdict"] in VERDICTS, f"one of {', '.join(VERDICTS)}")
         seed, max_rank = obj.get("seed"), obj.get("max_rank")
         check("seed", seed is None or (type(seed) is int and seed >= 0), "a whole number >= 0 or null")
@@ -79,9 +81,12 @@ class Result:
         check("stats", obj.get("stats") is None or isinstance(obj["stats"], dict), "an object")
         check("deal", obj.get("deal") is None or isinstance(obj["deal"], dict), "an object: stack -> cards")
         solution = obj.get("solution")
-        check("solution", solution is None or (isinstance(solution, list) and all(isinstance(m, dict)
-                                                                                   for m in solution)),
-              "a list of moves {card, from, to} or null")
+        check("solution", solution is None or isinstance(solution, list), "a list of moves or null")
+        for i, m in enumerate(solution or []):
+            if not (isinstance(m, dict) and all(isinstance(m.get(k), str) for k in ("card", "from", "to"))
+                    and (type(m.get("count", 1)) is int and m.get("count", 1) >= 1)):
+                raise InputError(f"{where}: solution[{i}]: expected a move {{\"card\", \"from\", \"to\"[, \"count\"]}} "
+                                 f"of strings (count a whole number >= 1), got {m!r:.80}")
         check("fingerprint", obj.get("fingerprint") is None or isinstance(obj["fingerprint"], str),
               "the layout's rules fingerprint (a string)")
         return cls(

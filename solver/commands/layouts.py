@@ -21,8 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deal", help="print a deal")
     add_layout(p)
     add_deal_source(p)
-    p.add_argument("--json", action="store_true", help="print the deal as JSON (the result contract's deal)")
-    p.add_argument("--board", action="store_true", help="print the deal in the fc-solve board format")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the deal as JSON (the result contract's deal)")
+    form.add_argument("--board", action="store_true", help="print the deal in the fc-solve board format")
     p.set_defaults(handler=run_deal)
 
 
