@@ -49,7 +49,7 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +60,7 @@ from .errors import InputError, PatienceError, VerificationFailed
 from .families import family_of
 from .families.base import Position
 from .fingerprint import rules_fingerprint
-from .result import Result
+from .result import Result, Verdict
 
 DEFAULT_MAX_NODES = 100_000
 # Bytes a state costs while exploring (graph node and edges, tree line, queue), measured on
@@ -174,7 +174,7 @@ class Exploration:
         finally:
             self.rewind()
 
-    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterable[int], max_nodes: int | None) -> bool:
+    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterator[int], max_nodes: int | None) -> bool:
         """Add every move of ``u`` (the position stands on it); False if ``max_nodes`` stopped it."""
         pos, g = self.pos, self.graph
         nodes = g.nodes
@@ -385,7 +385,8 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
                         progress=progress)
     solution = ex.solution(found) if found is not None else None
     if solution is not None:
-        verdict, reason = "won", None
+        verdict: Verdict = "won"
+        reason = None
     elif ex.reason is not None:
         verdict, reason = "unknown", f"{ex.reason} (the shortest-win search keeps every state it meets)"
     else:
@@ -477,7 +478,7 @@ def _dot_quote(x: Any) -> str:
 def _colour(data: dict[str, Any]) -> str:
     if data.get("won"):
         return "gold"
-    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable"), "white")
+    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable") or "", "white")
 
 
 def to_dot(g: nx.DiGraph) -> str:

@@ -129,16 +129,24 @@ def format_result(result: Result, layout: Any = None) -> str:
     return "\n".join(lines)
 
 
-def run_verify(args: argparse.Namespace) -> int:
-    path = shown(args.result)
-    text = read_text(args.result, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
+def read_result(path: str) -> dict[str, Any]:
+    """A result JSON file as ``patience solve --json`` writes it, every key checked
+    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes."""
+    text = read_text(path, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
+    where = shown(path)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+        raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
     except RecursionError:
-        raise InputError(f"{path}: expected a result JSON file written by `patience solve --json`") from None
-    result = Result.from_json(obj, path)
+        raise InputError(f"{where}: expected a result JSON file written by `patience solve --json`") from None
+    Result.from_json(obj, where)
+    return obj
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    path = shown(args.result)
+    result = Result.from_json(read_result(args.result), path)
     problem = api.verify(result, args.layout)
     if problem is not None:
         print(f"patience: {path}: {problem}", file=sys.stderr)
