@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     args = parser.parse_args(argv)
     real_stdout = sys.stdout
-    sys.stdout = _CheckedOutput(real_stdout)  # type: ignore[assignment]
+    sys.stdout = _CheckedOutput(real_stdout)
     try:
         code: int = args.handler(args)
         sys.stdout.flush()
