@@ -20,6 +20,31 @@ def nonnegative_int(text: str) -> int:
     return value
 
 
+def random_seed(text: str) -> int:
+    """A random seed for CP-SAT (a 32-bit signed integer there) and the DFS's restarts."""
+    value = nonnegative_int(text)
+    if value >= 2**31:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{2**31 - 1}, got {value}")
+    return value
+
+
+MAX_WORKERS = 512  # CP-SAT search workers: each is a thread with its own copy of the model
+
+
+def workers(text: str) -> int:
+    value = nonnegative_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{MAX_WORKERS}, got {value}")
+    return value
+
+
+def positive_workers(text: str) -> int:
+    value = workers(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a number >= 1, got 0")
+    return value
+
+
 def positive_int(text: str) -> int:
     value = nonnegative_int(text)
     if value == 0:

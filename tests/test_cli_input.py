@@ -149,6 +149,10 @@ HOSTILE: dict[str, tuple[list[str], str]] = {
                              r"c7-max-rank-text\.json: max_rank: expected a whole number 1\.\.13"),
     "verify-bad-move": (["verify", "{d}/c7-bad-move.json"], r"solution\[0\]: expected a move"),
     "verify-layout-path": (["verify", "{d}/c7-layout-path.json"], r"layout: expected a layout name"),
+    "random-seed-too-big": (["solve", "golf", "--seed", "1", "--engine", "cpsat", "--random-seed", "9" * 23],
+                            r"argument --random-seed: expected a number 0\.\.2147483647"),
+    "workers-too-many": (["solve", "golf", "--seed", "1", "--engine", "cpsat", "--workers", "100000"],
+                         r"argument --workers: expected a number 0\.\.512"),
     # class 4: sizes
     "deal-dev-zero": (["solve", "golf", "--deal", "/dev/zero"], r"/dev/zero: deal file larger than 4 MiB"),
     "layout-symlink-dev-zero": (["show", "{d}/zero.toml"], r"zero\.toml: layout file larger than 1 MiB"),

@@ -16,7 +16,7 @@ from typing import Any
 from .. import batch
 from ..errors import InputError
 from ..families import family_of
-from ..options import add_layout, nonnegative_int, positive_int
+from ..options import add_layout, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
 from .solve import add_limits, engine_options, limits_from
 
@@ -36,9 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "with --scheduler, every worker thread)")
     p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
     add_limits(p)
-    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
+    p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
-    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+    p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="fix the CP-SAT random seed and run deterministically")
     p.add_argument("--db", metavar="FILE",
                    help="the SQLite file of results (default: LAYOUT.sqlite in the current directory); one "

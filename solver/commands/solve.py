@@ -16,7 +16,16 @@ from ..families import family_of
 from ..files import RESULT_LIMIT, read_text, shown
 from ..limits import Limits
 from ..live import LiveLine
-from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, seconds_or_none
+from ..options import (
+    add_deal_source,
+    add_layout,
+    load,
+    memory_size,
+    nonnegative_int,
+    random_seed,
+    seconds_or_none,
+    workers,
+)
 from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
 
 
@@ -32,9 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs; see below)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
     add_limits(p, DEFAULT_TIMEOUT)
-    p.add_argument("--workers", type=nonnegative_int, default=None, metavar="K",
+    p.add_argument("--workers", type=workers, default=None, metavar="K",
                    help="CP-SAT search workers (default: CP-SAT's own choice)")
-    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+    p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
                    help="a win with the fewest moves, by breadth-first search over the state graph (small or "
