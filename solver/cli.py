@@ -57,10 +57,12 @@ class _CheckedOutput:
     """stdout, with a failed write (a full disk, an I/O error) raised as ``OutputError``:
     bad output is reported like bad input, never as a crash or a verdict."""
 
-    def __init__(self, stream: TextIO):
-        self._stream = stream
+    def __init__(self, stream: TextIO | None):
+        self._stream = stream  # None: the process was started with stdout closed
 
     def write(self, text: str) -> int:
+        if self._stream is None:
+            raise OutputError("cannot write the output: standard output is closed")
         try:
             return self._stream.write(text)
         except BrokenPipeError:
@@ -69,6 +71,8 @@ class _CheckedOutput:
             raise OutputError(f"cannot write the output: {e.strerror or e}") from None
 
     def flush(self) -> None:
+        if self._stream is None:
+            return
         try:
             self._stream.flush()
         except BrokenPipeError:
@@ -80,9 +84,11 @@ class _CheckedOutput:
         return getattr(self._stream, name)
 
 
-def _drop_stdout(stream: TextIO) -> None:
+def _drop_stdout(stream: TextIO | None) -> None:
     """After stdout failed, point it at /dev/null so that the interpreter's last flush of
     what is still buffered cannot fail again (and print a traceback, or change the exit code)."""
+    if stream is None:
+        return
     try:
         fd = stream.fileno()
     except (OSError, ValueError, AttributeError):
@@ -94,6 +100,8 @@ def _drop_stdout(stream: TextIO) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if sys.stderr is None:  # started with stderr closed: messages go nowhere, the exit code still tells
+        sys.stderr = open(os.devnull, "w")  # for the life of the process
     parser = build_parser()
     if not argv:
         parser.print_help(sys.stderr)
@@ -112,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     except EngineDisagreement as e:
         return _fail(EXIT_DISAGREEMENT, str(e))
     except KeyboardInterrupt:
-        print("patience: interrupted", file=sys.stderr)
+        _say("patience: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _drop_stdout(real_stdout)
@@ -135,9 +143,16 @@ def _one_line(text: str) -> str:
 
 
 def _fail(code: int, message: str) -> int:
-    print(f"patience: error: {_one_line(message)}" if code != EXIT_INTERNAL else f"patience: {message}",
-          file=sys.stderr)
+    _say(f"patience: error: {_one_line(message)}" if code != EXIT_INTERNAL else f"patience: {message}")
     return code
+
+
+def _say(line: str) -> None:
+    """One line on stderr; if even stderr cannot be written, the exit code alone tells."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -185,6 +185,8 @@ HOSTILE: dict[str, tuple[list[str], str]] = {
     "verify-other-rules": (["verify", "{d}/c7-other-rules.json"],
                            r"the result was made with rules fingerprint 0123456789ab, but layout 'colorado' has "
                            r"rules fingerprint [0-9a-f]{12}"),
+    "graph-out-folder-missing": (["graph", "golf", "--seed", "1", "--out", "{d}/nowhere/g.graphml"],
+                                 r"--out .*/nowhere/g\.graphml: folder .*nowhere does not exist"),
     # class 9: a picture of a graph too big is refused after 401 states, not after the whole graph
     "graph-picture-too-big": (["graph", "debutante", "--seed", "2", "--max-ranks", "3", "--out", "{d}/g.png"],
                               r"more than 400 states|needs matplotlib"),
@@ -332,6 +334,17 @@ def test_output_to_a_full_disk_is_bad_input_not_a_verdict() -> None:
         run = subprocess.run([sys.executable, "-m", "solver", "solve", "golf", "--seed", "1", "--json"],
                              cwd=ROOT, env=env, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     _one_line(run, 2, r"^patience: error: cannot write the output: No space left on device$")
+
+
+def test_closed_stdout_is_bad_input_and_closed_stderr_keeps_the_verdict() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "solver", "solve", "golf", "--seed", "1"]
+    run = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                         preexec_fn=lambda: os.close(1))
+    _one_line(run, 2, r"^patience: error: cannot write the output: standard output is closed$")
+    run = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                         preexec_fn=lambda: os.close(2))
+    assert run.returncode == 1 and run.stdout.startswith("golf #1: lost")  # golf #1 is lost
 
 
 def test_a_closed_pipe_is_141_not_won() -> None:
