@@ -57,7 +57,7 @@ from typing import Any
 import networkx as nx
 
 from .errors import InputError, PatienceError, VerificationFailed
-from .families import family_of
+from .families import AnyLayout, family_of
 from .families.base import Position
 from .fingerprint import rules_fingerprint
 from .result import Result, Verdict
@@ -246,7 +246,7 @@ def _edge_data(records: list[dict[str, Any] | None], weight: int) -> dict[str, A
 # ------------------------------------------------------------ the graph
 
 
-def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
+def explore(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
             prune_dead: bool = False, timeout: float | None = None, position: Position | None = None,
             stop_at_win: bool = False, progress: Any = None) -> tuple[Exploration, Hashable | None]:
     """Explore the deal; the exploration and, with ``stop_at_win``, the nearest won state."""
@@ -259,7 +259,7 @@ def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *
     return ex, found
 
 
-def state_graph(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def state_graph(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                 follow_forced: bool = False, prune_dead: bool = False, timeout: float | None = None,
                 position: Position | None = None, progress: Any = None) -> nx.DiGraph:
     """The state graph of ``deal`` (see the module docstring), at most ``max_nodes`` states.
@@ -351,7 +351,7 @@ def figures(g: nx.DiGraph) -> dict[str, Any]:
     }
 
 
-def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def shortest_win(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                  timeout: float | None = None, position: Position | None = None) -> list[dict[str, Any]] | None:
     """A win with the fewest moves (result-contract moves), or None when the deal is lost.
 
@@ -369,7 +369,8 @@ def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NOD
     return None
 
 
-def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any = None, progress: Any = None) -> Any:
+def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits: Any = None,
+                   progress: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
     max_nodes = DEFAULT_MAX_NODES

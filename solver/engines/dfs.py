@@ -28,7 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..families import family_of
+from ..errors import UnsupportedError
+from ..families import AnyLayout, family_of
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
@@ -214,9 +215,17 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         unwind()
 
 
-def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+# The cores the search can run on (the ``core`` option); the pure-Python positions are the reference.
+CORES = ("python",)
+
+
+def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
-    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off."""
+    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
+    ``core`` names the core that runs the positions (``CORES``; any other is refused)."""
+    core = options.get("core") or "python"
+    if core not in CORES:
+        raise UnsupportedError(f"engine dfs: no core {core!r} here (cores: {', '.join(CORES)})")
     pos = family_of(layout).start_position(layout, deal)
     restarts = None
     if options.get("restarts", True):
@@ -225,4 +234,4 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
               use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"table": out.table_size, "evictions": out.evictions})
+                     {"table": out.table_size, "evictions": out.evictions, "core": core})

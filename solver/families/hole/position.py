@@ -50,6 +50,7 @@ from typing import Any
 from ... import cards
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
+from .rules import neighbours
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
 
@@ -122,15 +123,7 @@ class HolePosition:
                 self.slot_depth.append(j)
         nslots = len(self.slot_card)
 
-        # Ranks next to each rank (a set, so a rank is never its own neighbour
-        # and two ranks with wrap are not counted twice).
-        self.near: list[tuple[int, ...]] = [()]
-        for r in range(1, 14):
-            ns = {x for x in (r - 1, r + 1) if 1 <= x <= top}
-            if self.wrap and r in (1, top):
-                ns.add(top if r == 1 else 1)
-            ns.discard(r)
-            self.near.append(tuple(sorted(ns)))
+        self.near = neighbours(layout)  # the ranks next to each rank (the rule table, rules.py)
 
         self._bind_key(piles)
         self._bind_walk()
