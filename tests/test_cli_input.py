@@ -1,8 +1,11 @@
-"""Bad input on the command line: one line on stderr naming the file, line or key; exit code 2.
+"""Bad input on the command line: one line on stderr naming the file, line or key; exit code 2;
+and every other failure named by its own code (issue #18), never by a verdict's.
 
-Each bad input runs ``python -m solver ...`` in its own process (the real entry point, the
-real stderr); the processes run side by side, so the whole set costs about as much as a few.
-The round trips through ``patience deal`` run in-process.
+Each bad input of ``CASES`` runs ``python -m solver ...`` in its own process (the real entry
+point, the real stderr); the processes run side by side, so the whole set costs about as much as
+a few.  The hostile inputs of issue #18 (``HOSTILE``) and the round trips through ``patience
+deal`` run in-process, in milliseconds each; what only a real process shows (stdout on a full
+disk or closed, a closed pipe, a database on a full disk) runs in its own process below.
 """
 
 from __future__ import annotations
