@@ -18,13 +18,14 @@ from ..errors import InputError
 from ..families import family_of
 from ..options import add_layout, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
-from .solve import add_limits, engine_options, limits_from
+from .solve import add_limits, engine_options, engines_epilog, limits_from
 
 JOBS_PER_CORE = 4  # --jobs beyond this many per core is cut down (with a warning)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume")
+    p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume",
+                       epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     p.add_argument("--seeds", metavar="SPEC", help="seeds and inclusive ranges, e.g. 1-1000,2000,3000-3010")
     p.add_argument("--sample", type=positive_int, metavar="K",
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=positive_int, metavar="N",
                    help="deals solved at once (default: every core; at most 4 per core and one per deal; "
                         "with --scheduler, every worker thread)")
-    p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
+    p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see below)")
     add_limits(p)
     p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
