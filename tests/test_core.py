@@ -168,7 +168,7 @@ def test_progress_reports():
     reports: list[dict[str, Any]] = []
     out = _dfs.search(core, 5000, None, None, True, True, None, random.Random(0), reports.append, 0.0)
     assert out[3] == 5001 and len(reports) == 4  # nodes 1024, 2048, 3072, 4096
-    assert set(reports[0]) == {"seconds", "nodes", "nodes_per_s", "depth", "table"}
+    assert set(reports[0]) == {"seconds", "nodes", "nodes_per_second", "depth", "table"}
     assert [r["nodes"] for r in reports] == [1024, 2048, 3072, 4096]
 
 

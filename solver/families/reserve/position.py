@@ -407,8 +407,7 @@ class ReservePosition:
         if self._buried():
             return "buried card: a card can leave its column only after a card it must follow"
         if self._relaxed_play():
-            return ("counting bound: even a generous play-out of the rest of the pack (the forty-first card "
-                    "rule) fails")
+            return "counting bound: the forty-first card rule; even a generous play-out of the rest of the pack fails"
         return None
 
     def _relaxed_play(self) -> bool:
