@@ -162,14 +162,18 @@ def test_a_signal_interrupts_the_search_and_the_position_is_restored():
     assert core.state() == HoleCore(HolePosition(lay, deal)).state()
 
 
-def test_progress_reports():
+def test_progress_reports_as_the_python_dfs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pydfs, "PROGRESS_EVERY", 0.0)  # a report at every look at the clock
     lay = api.load_layout("golf")
-    core = HoleCore(HolePosition(lay, api.make_deal(lay, 3)))
-    reports: list[dict[str, Any]] = []
-    out = _dfs.search(core, 5000, None, None, True, True, None, random.Random(0), reports.append, 0.0)
-    assert out[3] == 5001 and len(reports) == 4  # nodes 1024, 2048, 3072, 4096
-    assert set(reports[0]) == {"seconds", "nodes", "nodes_per_second", "depth", "table"}
-    assert [r["nodes"] for r in reports] == [1024, 2048, 3072, 4096]
+    deal = api.make_deal(lay, 31)
+    got: list[dict[str, Any]] = []
+    want: list[dict[str, Any]] = []
+    ref, core = both(lay, deal)
+    compiled_dfs(core, Limits(max_nodes=5000), restarts=Restarts(), progress=got.append)
+    dfs(ref, Limits(max_nodes=5000), restarts=Restarts(), progress=want.append)
+    assert [r["nodes"] for r in got] == [1024, 2048, 3072, 4096]
+    assert set(got[0]) == set(want[0]) == {"seconds", "nodes", "nodes_per_second", "depth", "table"}
+    assert [(r["nodes"], r["depth"], r["table"]) for r in got] == [(r["nodes"], r["depth"], r["table"]) for r in want]
 
 
 # ------------------------------------------------------------ the table
