@@ -1,14 +1,20 @@
-"""The Python API: load a layout, deal a seed, solve, verify.
+"""The Python API: load a layout, deal a seed, solve, verify, draw.
 
 >>> from solver import api
 >>> layout = api.load_layout("black-hole")
 >>> result = api.solve(layout, seed=1)            # doctest: +SKIP
 >>> result.verdict, len(result.solution)          # doctest: +SKIP
+
+In a notebook the deal and the result draw themselves (``_repr_svg_``):
+``api.deal("klondike", seed=1)`` shows the deal, ``api.solve(...)`` the deal
+with its verdict; ``result.svg(move=k)`` is the position after k moves and
+``result.html()`` the page that steps through them (``patience view``).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .engines import ENGINES
@@ -16,10 +22,10 @@ from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families import load_layout as _load
 from .limits import Limits
-from .result import EngineRun, Result
+from .result import EXIT_CODES, EngineRun, Result
 
-__all__ = ["AnyLayout", "Limits", "Result", "VerificationFailed", "load_layout", "make_deal", "reduced_rank",
-           "solve", "verify", "verify_solution"]
+__all__ = ["AnyLayout", "DrawableDeal", "DrawableResult", "Limits", "Result", "VerificationFailed", "deal",
+           "load_layout", "load_result", "make_deal", "reduced_rank", "solve", "verify", "verify_solution"]
 
 
 def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None) -> AnyLayout:
@@ -55,12 +61,109 @@ def verify_solution(layout: AnyLayout, deal: Any, solution: list[dict[str, Any]]
     return family_of(layout).replay(layout, deal, solution)
 
 
+@dataclass(frozen=True)
+class DrawableDeal:
+    """A deal with its layout, which draws itself in a notebook.  ``stacks`` is the deal as
+    ``make_deal`` returns it (what ``solve(deal=...)`` takes; ``solve`` also takes this object)."""
+
+    layout: AnyLayout
+    stacks: Any
+    seed: int | None = None
+
+    def to_json(self) -> dict[str, list[str]]:
+        """The result contract's form of the deal: stack names to card names (or peg holes)."""
+        return family_of(self.layout).deal_to_json(self.layout, self.stacks)
+
+    def svg(self) -> str:
+        from . import draw
+
+        where = f" #{self.seed}" if self.seed is not None else ""
+        return draw.deal_svg(self.layout, self.to_json(), title=f"{self.layout.title}{where}")
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def deal(layout: str | AnyLayout, seed: int | None = None, deal_file: str | None = None,
+         max_rank: int | None = None) -> DrawableDeal:
+    """The deal of ``seed`` (or read from ``deal_file``) of a layout given by name, path or object."""
+    lay = load_layout(layout, max_rank)
+    return DrawableDeal(lay, make_deal(lay, seed, deal_file), seed)
+
+
+class DrawableResult(Result):
+    """A result that draws itself in a notebook: the deal with its verdict (``_repr_svg_``),
+    any position of its solution (``svg(move=k)``) and the step-through page (``html()``).
+    It is a ``Result`` in every other way; its layout is the one it was solved or loaded with."""
+
+    drawn_layout: AnyLayout | None = None
+
+    @classmethod
+    def of(cls, result: Result, layout: AnyLayout) -> DrawableResult:
+        out = cls(**{f.name: getattr(result, f.name) for f in fields(Result)})
+        out.drawn_layout = layout
+        return out
+
+    def _layout(self) -> AnyLayout:
+        return self.drawn_layout or load_layout(self.layout, self.max_rank)
+
+    def svg(self, move: int = 0) -> str:
+        """The position after ``move`` moves of the solution (0: the deal), as SVG."""
+        from . import draw
+
+        return draw.result_svg(self, self._layout(), move)
+
+    def html(self) -> str:
+        """The self-contained page that steps through the solution."""
+        from .draw.viewer import viewer_html
+
+        return viewer_html(self, self._layout())
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None = None,
+                where: str = "result") -> DrawableResult:
+    """A result (an object or its JSON) checked against its layout: the deal must fit it and a
+    ``won`` solution must replay; else ``InputError`` naming ``where``."""
+    obj = source.to_json() if isinstance(source, Result) else source
+    if not isinstance(obj, dict) or obj.get("verdict") not in EXIT_CODES or not isinstance(obj.get("layout"), str):
+        raise InputError(f"{where}: expected a result object with 'layout', 'verdict' (won, lost or unknown), "
+                         "'deal' and 'solution'")
+    max_rank = obj.get("max_rank")
+    if max_rank is not None and (type(max_rank) is not int or not 1 <= max_rank <= 13):
+        raise InputError(f"{where}: max_rank: expected a whole number 1..13, got {max_rank!r}")
+    try:
+        lay = load_layout(layout or obj["layout"], max_rank)
+        family = family_of(lay)
+        dealt = family.deal_from_json(lay, obj.get("deal"), f"{where}: deal")
+    except InputError as e:
+        raise InputError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
+    solution = obj.get("solution")
+    if obj["verdict"] == "won":
+        if not isinstance(solution, list):
+            raise InputError(f"{where}: solution: expected the list of moves of a won result")
+        problem = family.replay(lay, dealt, solution)
+        if problem is not None:
+            raise InputError(f"{where}: {problem}")
+    seed, stats, reason = obj.get("seed"), obj.get("stats"), obj.get("reason")
+    result = Result(
+        layout=obj["layout"], seed=seed if isinstance(seed, int) else None, engine=str(obj.get("engine", "?")),
+        verdict=obj["verdict"], reason=reason if isinstance(reason, str) else None,
+        stats=stats if isinstance(stats, dict) else {}, deal=family.deal_to_json(lay, dealt),
+        solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank)
+    return DrawableResult.of(result, lay)
+
+
 def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
           deal_file: str | None = None, engine: str = "dfs", limits: Limits | None = None,
-          **options: Any) -> Result:
-    """Decide one deal.  A ``won`` result's solution has been replayed by the referee."""
+          **options: Any) -> DrawableResult:
+    """Decide one deal.  A ``won`` result's solution has been replayed by the referee;
+    the result draws itself in a notebook (``DrawableResult``)."""
     layout = load_layout(layout)
     family = family_of(layout)
+    deal = deal.stacks if isinstance(deal, DrawableDeal) else deal
     if deal is None:
         deal = make_deal(layout, seed, deal_file)
     if engine not in ENGINES:
@@ -69,10 +172,11 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
     t0 = time.perf_counter()
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
-    result = Result(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
-                    reason=run.reason, stats=stats, deal=family.deal_to_json(layout, deal),
-                    solution=run.solution if run.verdict == "won" else None,
-                    max_rank=family.max_rank(layout))
+    result = DrawableResult(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
+                            reason=run.reason, stats=stats, deal=family.deal_to_json(layout, deal),
+                            solution=run.solution if run.verdict == "won" else None,
+                            max_rank=family.max_rank(layout))
+    result.drawn_layout = layout
     if result.verdict == "won":
         problem = family.replay(layout, deal, result.solution or [])
         if problem is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import cards
 from .deal import expected_counts
+from .deal import generator as deal_generator
 from .layout import Layout
 
 
@@ -22,6 +23,7 @@ def describe(layout: Layout) -> str:
                  "the whole order is known to the solver.")
     counts = expected_counts(layout)
     lines.append("Deal: " + "; ".join(f"{stack} {n}" for stack, n in _group(counts).items()) + ".")
+    lines.append(_seeds(layout))
     f = layout.foundations
     for row in f.rows:
         way = "up" if row.direction > 0 else "down"
@@ -116,6 +118,22 @@ def describe(layout: Layout) -> str:
                      "the columns may play to the foundations again.")
     lines.append("Won: every card on the " + ("hole." if layout.hole is not None else "foundations."))
     return "\n".join(lines) + "\n"
+
+
+def _seeds(layout: Layout) -> str:
+    """Which deal a seed means (``solver/deal.py`` says how each generator deals)."""
+    d, gen = layout.deal, deal_generator(layout)
+    if gen == "pysolfc":
+        return f"Seeds: seed N is PySolFC's {d.pysolfc_game} game number N (generator pysolfc)."
+    if gen == "ms-freecell":
+        also = (f"; PySolFC's {d.pysolfc_game} game N below 32000, its 'ms N' from 32000 on" if d.pysolfc_game
+                else "")
+        return f"Seeds: seed N is Microsoft FreeCell deal N{also} (generator ms-freecell)."
+    if gen == "pysol":
+        return (f"Seeds: pysol-cards' numbering of {d.pysol_game}, PySolFC's game numbers except 32000 "
+                "(generator pysol).")
+    reduced = ", which deals every reduced deck" if layout.max_rank != 13 else ""
+    return f"Seeds: this project's own numbering (generator patience-v1{reduced})."
 
 
 def _group(counts: dict[str, int]) -> dict[str, str]:

@@ -49,7 +49,7 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,7 +59,7 @@ import networkx as nx
 from .errors import InputError, PatienceError, VerificationFailed
 from .families import family_of
 from .families.base import Position
-from .result import Result
+from .result import Result, Verdict
 
 DEFAULT_MAX_NODES = 100_000
 # Bytes a state costs while exploring (graph node and edges, tree line, queue), measured on
@@ -162,7 +162,7 @@ class Exploration:
         finally:
             self.rewind()
 
-    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterable[int], max_nodes: int | None) -> bool:
+    def _expand(self, u: Hashable, d: int, heap: list, tie: Iterator[int], max_nodes: int | None) -> bool:
         """Add every move of ``u`` (the position stands on it); False if ``max_nodes`` stopped it."""
         pos, g = self.pos, self.graph
         nodes = g.nodes
@@ -372,7 +372,8 @@ def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any 
     ex, found = explore(layout, deal, max_nodes, prune_dead=True, timeout=timeout, stop_at_win=True)
     solution = ex.solution(found) if found is not None else None
     if solution is not None:
-        verdict, reason = "won", None
+        verdict: Verdict = "won"
+        reason = None
     elif ex.reason is not None:
         verdict, reason = "unknown", f"{ex.reason} (the shortest-win search keeps every state it meets)"
     else:
@@ -464,7 +465,7 @@ def _dot_quote(x: Any) -> str:
 def _colour(data: dict[str, Any]) -> str:
     if data.get("won"):
         return "gold"
-    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable"), "white")
+    return {"yes": "palegreen", "no": "lightgrey"}.get(data.get("winnable") or "", "white")
 
 
 def to_dot(g: nx.DiGraph) -> str:

@@ -8,11 +8,12 @@ Every key is checked here once, so the engines can trust a ``Layout``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from . import cards
-from .errors import LayoutError
+from .errors import LayoutError, UnsupportedError
 from .schema import Table, decode
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
@@ -30,6 +31,8 @@ class FoundationRow:
 class Foundations:
     rows: tuple[FoundationRow, ...] = ()
     preset: bool = False  # the base card of each foundation is placed before the deal
+    # which pack (1 = the first) gives those bases, for the pysolfc generator: how the deal is made, not a rule
+    preset_pack: int = field(default=1, metadata={"deal_only": True})
     removable: bool = False  # a foundation's top card may go back to a tableau column (Klondike)
     wrap: bool = False  # built past the king: ace follows king (Canfield)
 
@@ -95,9 +98,11 @@ class Stock:
 
 @dataclass(frozen=True)
 class DealSpec:
-    generator: str = "patience-v1"  # "patience-v1", "ms-freecell", "pysol"
-    pysol_game: str = ""
+    generator: str = "patience-v1"  # "patience-v1", "ms-freecell", "pysol", "pysolfc"
+    pysol_game: str = ""  # pysol-cards' name of the game it deals (``Game(...)``), e.g. "black_hole"
+    pysolfc_game: str = ""  # the game's name in PySolFC, e.g. "Colorado": seed N is its game number N
     order: tuple[str, ...] = ("cells", "tableau", "reserve", "hole")
+    reverse: tuple[str, ...] = ()  # groups dealt last stack first in each round (PySolFC's dealRow(reverse=1))
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,9 @@ def _foundations(t: Table) -> Foundations:
         rt.done()
         rows.append(FoundationRow(0 if base == "deal" else _rank(base), 1 if build == "up" else -1))
     preset = t.bool("preset", False)
+    preset_pack = t.int("preset_pack", 1, 1, 2)
+    if "preset_pack" in t.data and not preset:
+        raise t.fail("preset_pack", "preset = true beside it (it names the pack whose bases are placed first)")
     removable = t.bool("removable", False)
     wrap = t.bool("wrap", False)
     if any(r.base == 0 for r in rows):
@@ -185,7 +193,7 @@ def _foundations(t: Table) -> Foundations:
             raise t.fail("wrap", "true when the base comes from the deal: a foundation started at a middle "
                                  "rank must turn the corner from king to ace to hold a whole suit")
     t.done()
-    return Foundations(tuple(rows), preset, removable, wrap)
+    return Foundations(tuple(rows), preset, preset_pack, removable, wrap)
 
 
 def _hole(t: Table) -> Hole:
@@ -255,13 +263,23 @@ def _stock(t: Table) -> Stock:
 def _deal(t: Table) -> DealSpec:
     kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
-        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol")),
+        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol", "pysolfc")),
         pysol_game=t.str("pysol_game", ""),
+        pysolfc_game=t.str("pysolfc_game", ""),
         order=tuple(t.get("order", list(DealSpec.order), f"a list drawn from {kinds}",
                           lambda v: isinstance(v, list) and all(x in kinds for x in v))),
     )
+    d = replace(d, reverse=tuple(t.get("reverse", [], "a list of groups named in deal.order",
+                                       lambda v: isinstance(v, list) and all(x in d.order for x in v))))
     if d.generator == "pysol" and not d.pysol_game:
         raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
+    if d.pysol_game:
+        from pysol_cards.deal_game import Game  # the games pysol-cards can deal
+
+        if d.pysol_game not in Game.GAMES_MAP:
+            raise t.fail("pysol_game", "a game pysol-cards deals: " + ", ".join(sorted(Game.GAMES_MAP)))
+    if d.generator == "pysolfc" and not d.pysolfc_game:
+        raise t.fail("pysolfc_game", "the game's name in PySolFC, e.g. 'Colorado', when generator = 'pysolfc'")
     t.done()
     return d
 
@@ -292,7 +310,8 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
         path=where,
     )
     top.done()
-    _check_whole(layout, where)
+    found = data.get("foundations")
+    _check_whole(layout, where, isinstance(found, dict) and "preset_pack" in found)
     return layout
 
 
@@ -311,8 +330,22 @@ def _dealt(lay: Layout) -> int:
     )
 
 
-def _check_whole(lay: Layout, where: str) -> None:
+def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> None:
     """Cross-section checks: the deal must fit the pack."""
+    if lay.foundations.preset_pack > lay.decks:
+        raise LayoutError(f"{where}: foundations.preset_pack: expected 1..{lay.decks} (decks = {lay.decks}), "
+                          f"got {lay.foundations.preset_pack}")
+    if preset_pack_given and lay.deal.generator != "pysolfc":
+        raise LayoutError(f"{where}: foundations.preset_pack: only the 'pysolfc' generator keeps each card's pack; "
+                          f"{lay.deal.generator!r} presets the first copy dealt: expected no preset_pack, "
+                          "or deal.generator = 'pysolfc'")
+    if lay.foundations.preset:
+        for base in {r.base for r in lay.foundations.rows}:
+            rows = sum(r.base == base for r in lay.foundations.rows)
+            if rows > lay.decks:
+                raise LayoutError(f"{where}: foundations.rows: with preset = true each row's base cards are placed "
+                                  f"before the deal, but {rows} rows start at {cards.RANKS[base - 1]} and "
+                                  f"the pack has {lay.decks} cop{'y' if lay.decks == 1 else 'ies'} of each card")
     dealt = _dealt(lay)
     if dealt > 52 * lay.decks:
         raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
@@ -334,3 +367,76 @@ def _check_whole(lay: Layout, where: str) -> None:
                           "from the deal (base = 'deal')")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
+
+
+# ------------------------------------------------------------ what reads what
+
+
+RULE_SECTIONS = ("foundations", "hole", "reserve", "tableau", "cells", "stock")
+
+
+def rule_values(layout: Layout) -> dict[str, Any]:
+    """Every rule of the layout as ``{"section.key": value}`` (``decks`` and ``foundations.rows``
+    too): what an engine or a model must either honour or refuse.  How the deal is made
+    (``deal.*``, fields marked ``deal_only``) and the names are not rules of play."""
+    out: dict[str, Any] = {"decks": layout.decks}
+    for section in RULE_SECTIONS:
+        part = getattr(layout, section)
+        if part is None:  # no [hole]
+            continue
+        for f in fields(part):
+            if f.metadata.get("deal_only"):
+                continue
+            value = getattr(part, f.name)
+            if section == "foundations" and f.name == "rows":
+                value = tuple((r.base, r.direction) for r in value)
+            out[f"{section}.{f.name}"] = value
+    return out
+
+
+# The values a layout file gets for every rule it leaves out.
+DEFAULT_RULES: dict[str, Any] = rule_values(Layout(name="", title="", description="", rules_version=1, decks=1,
+                                                   hole=Hole()))
+
+Accepts = Collection[Any] | Callable[[Any], bool] | None
+
+
+@dataclass(frozen=True)
+class Reads:
+    """The rules an engine or a model implements: ``{"section.key": accepted}``, where accepted
+    is the values it plays (a collection), a test of the value, or None for any value.  A rule
+    it does not list must keep its default: ``check`` refuses a layout that changes one, so that
+    no rule is silently ignored (a model that ignored ``tableau.wrap`` once proved a won deal lost)."""
+
+    who: str
+    keys: Mapping[str, Accepts]
+    # Rules that only mean something together: (test of the layout, what it needs), e.g.
+    # redeals are read only with a waste pile.
+    together: tuple[tuple[Callable[[Layout], bool], str], ...] = ()
+
+    def problems(self, layout: Layout) -> list[str]:
+        out = [needs for ok, needs in self.together if not ok(layout)]
+        for key, value in rule_values(layout).items():
+            if key not in self.keys:
+                if value != DEFAULT_RULES[key]:
+                    out.append(f"{key} = {_shown(value)}")
+                continue
+            accepted = self.keys[key]
+            ok = accepted is None or (accepted(value) if callable(accepted) else value in accepted)
+            if not ok:
+                out.append(f"{key} = {_shown(value)}")
+        return sorted(set(out), key=out.index)
+
+    def check(self, layout: Layout) -> None:
+        """Refuse, in one line, a layout using a rule value this engine or model does not play."""
+        problems = self.problems(layout)
+        if problems:
+            raise UnsupportedError(f"layout {layout.name!r}: {self.who} does not play "
+                                   + "; ".join(problems))
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # foundation rows
+        return "[" + ", ".join(f"{'deal' if b == 0 else cards.RANKS[b - 1]} {'up' if d > 0 else 'down'}"
+                               for b, d in value) + "]"
+    return repr(value)

@@ -69,3 +69,41 @@ def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
     if hasattr(args, "seed"):
         deal = api.make_deal(layout, args.seed, args.deal)
     return layout, deal
+
+
+def add_out(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--out", metavar="FILE", help=f"write {what} to FILE instead of printing it")
+
+
+def emit(text: str, out: str | None) -> None:
+    """Print ``text``, or write it to ``out`` whole or not at all: a temporary file beside it,
+    renamed over it once written, so a failed write never leaves half a file."""
+    text = text if text.endswith("\n") else text + "\n"
+    if out is None:
+        print(text, end="")
+        return
+    import os
+    import tempfile
+
+    from .errors import InputError
+
+    folder = os.path.dirname(os.path.abspath(out))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".patience-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, out)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise InputError(f"{out}: cannot write: {e.strerror}") from None
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

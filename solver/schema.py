@@ -8,6 +8,7 @@ nearest allowed key as a hint.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import tomllib
 from collections.abc import Callable
@@ -20,7 +21,10 @@ from .errors import LayoutError
 
 
 class Table:
-    """A TOML table with the key path it was read from, for error messages."""
+    """A TOML table with the key path it was read from, for error messages.
+
+    (Its getters are named after the types they read, so below them ``builtins.int`` and
+    friends spell the types themselves.)"""
 
     def __init__(self, where: str, path: str, data: dict[str, Any]):
         self.where, self.path, self.data = where, path, data
@@ -47,22 +51,24 @@ class Table:
             raise self.fail(k, expected)
         return value
 
-    def int(self, k: str, default: int, lo: int, hi: int = 10**6) -> int:
+    def int(self, k: builtins.str, default: builtins.int, lo: builtins.int, hi: builtins.int = 10**6) -> builtins.int:
         return self.get(
             k, default, f"an integer {lo}..{hi}",
             lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi,
         )
 
-    def bool(self, k: str, default: bool) -> bool:
+    def bool(self, k: builtins.str, default: builtins.bool) -> builtins.bool:
         return self.get(k, default, "true or false", lambda v: isinstance(v, bool))
 
-    def str(self, k: str, default: str, allowed: tuple[str, ...] | None = None) -> str:
+    def str(self, k: builtins.str, default: builtins.str,
+            allowed: tuple[builtins.str, ...] | None = None) -> builtins.str:
         if allowed:
             return self.get(k, default, "one of " + ", ".join(repr(a) for a in allowed),
                             lambda v: v in allowed)
         return self.get(k, default, "a string", lambda v: isinstance(v, str))
 
-    def ints(self, k: str, default: tuple[int, ...], lo: int, hi: int) -> tuple[int, ...]:
+    def ints(self, k: builtins.str, default: tuple[builtins.int, ...], lo: builtins.int,
+             hi: builtins.int) -> tuple[builtins.int, ...]:
         value = self.get(
             k, list(default), f"a list of integers {lo}..{hi}",
             lambda v: isinstance(v, list)
@@ -70,7 +76,7 @@ class Table:
         )
         return tuple(value)
 
-    def sub(self, k: str) -> Table | None:
+    def sub(self, k: builtins.str) -> Table | None:
         self.used.add(k)
         if k not in self.data:
             return None

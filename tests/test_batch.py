@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from solver import batch
 from solver.cli import main
 from solver.errors import InputError
+from solver.families import load_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 # Black Hole cut at a node budget: a deterministic mix of won, lost and unknown in milliseconds.
@@ -142,7 +143,7 @@ def test_batch_report_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-    assert (meta["layout"], meta["rules_version"]) == ("black-hole", "1")
+    assert (meta["layout"], meta["rules_version"]) == ("black-hole", str(load_layout("black-hole").rules_version))
     for verdict, length, result in conn.execute("SELECT verdict, solution_length, result FROM results"):
         obj = json.loads(result)
         assert obj["verdict"] == verdict and (verdict == "won") == (length is not None)

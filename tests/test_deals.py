@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ def check_deal(lay: layouts.Layout, deal: deals.Deal) -> None:
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_every_dealt_deal_has_the_layouts_pack(name: str) -> None:
     lay = LAYOUTS[name]
-    lo, hi = deals.GENERATORS[deals._generator(lay)]
+    lo, hi = deals.GENERATORS[deals.generator(lay)]
     seen = set()
     for seed in [*range(lo, lo + 12), 32000, 32001, 10**6, hi]:
         deal = deals.from_seed(lay, seed)
@@ -54,7 +55,7 @@ def test_reduced_decks_deal_the_reduced_pack(name: str, max_rank: int) -> None:
     except layouts.LayoutError:
         assert name == "black-hole" or max_rank == 3  # too few cards for the deal
         return
-    assert deals._generator(lay) == "patience-v1"
+    assert deals.generator(lay) == "patience-v1"
     for seed in (1, 2, 99):
         deal = deals.from_seed(lay, seed)
         check_deal(lay, deal)
@@ -79,7 +80,7 @@ def test_seed_to_deal_is_a_pure_function() -> None:
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_seed_range(name: str) -> None:
     lay = LAYOUTS[name]
-    lo, hi = deals.GENERATORS[deals._generator(lay)]
+    lo, hi = deals.GENERATORS[deals.generator(lay)]
     for bad in (lo - 1, -1, hi + 1, 10**40):
         pattern = rf"seed {bad}: expected an integer {lo}\.\.{hi} for layout '{name}'"
         with pytest.raises(SeedError, match=pattern):
@@ -92,9 +93,20 @@ GOLDEN: dict[str, Any] = json.loads(GOLDEN_FILE.read_text())
 
 
 def _golden_layout(key: str) -> layouts.Layout:
+    """``NAME``, ``NAME --max-ranks R``, or ``NAME (GENERATOR)``: the layout dealt by a retired generator."""
+    key, _, generator = key.removesuffix(")").partition(" (")
     name, _, rank = key.partition(" --max-ranks ")
     lay = load_layout(name)
+    if generator:
+        lay = replace(lay, deal=replace(lay.deal, generator=generator))
     return lay.with_max_rank(int(rank)) if rank else lay
+
+
+def test_the_retired_generators_keep_their_golden_deals() -> None:
+    """patience-v1 and pysol deal no built-in layout of a PySolFC game now, but they stay to
+    reproduce results recorded with them: golden entries under ``NAME (GENERATOR)`` keep them."""
+    retired = {k.partition(" (")[2].rstrip(")") for k in GOLDEN if " (" in k}
+    assert retired == {"patience-v1", "pysol"}
 
 
 def test_every_card_layout_has_golden_deals() -> None:
@@ -106,7 +118,7 @@ def test_every_card_layout_has_golden_deals() -> None:
 def test_golden_deals_never_change(key: str) -> None:
     lay = _golden_layout(key)
     entry = GOLDEN[key]
-    assert deals._generator(lay) == entry["generator"], (
+    assert deals.generator(lay) == entry["generator"], (
         f"{key}: the layout's generator changed from {entry['generator']!r}; its deals are golden")
     assert set(entry["deals"]) == {"1", "2", "1000"}
     for seed, want in entry["deals"].items():
@@ -173,7 +185,8 @@ def test_the_microsoft_listing_is_pysol_cards_output() -> None:
         assert cols == list(_columns(rows).values())
 
 
-# pysol-cards' deals of PySolFC game number 1 (`pysol_cards` Game(..., 1, DEALS_PYSOLFC)).
+# pysol-cards' deals of PySolFC game number 1 (`pysol_cards` Game(..., 1, DEALS_PYSOLFC)); below 32000 the
+# pysolfc generator deals what pysol-cards deals (tests/test_pysolfc_deals.py: PySolFC's own deals).
 PYSOL_BOARDS = {
     "black-hole": """Foundations: AS
         JD KS TH
@@ -209,7 +222,7 @@ PYSOL_GAMES = {"black-hole": "black_hole", "golf": "golf"}
 @pytest.mark.parametrize("name", sorted(PYSOL_BOARDS))
 def test_black_hole_and_golf_seed_1_are_pysols_game_1(name: str) -> None:
     lay = LAYOUTS[name]
-    assert lay.deal.generator == "pysol" and lay.deal.pysol_game == PYSOL_GAMES[name]
+    assert lay.deal.generator == "pysolfc" and lay.deal.pysol_game == PYSOL_GAMES[name]
     want: dict[str, list[str]] = {}
     columns = 0
     for line in PYSOL_BOARDS[name].splitlines():

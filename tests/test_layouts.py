@@ -89,6 +89,7 @@ def test_unknown_layout_suggests_near_names() -> None:
 # ---------------------------------------------------------------- the schema's messages
 
 FREECELL = (ROOT / "layouts" / "freecell.toml").read_text()
+COLORADO = (ROOT / "layouts" / "colorado.toml").read_text()
 
 
 def _edit(old: str, new: str) -> str:
@@ -122,6 +123,24 @@ BAD_LAYOUTS = {
                            r"deal\.pysol_game: expected the PySol game name"),
     "bad-order": (_edit('order = ["tableau"]', 'order = ["talon"]'),
                   r"deal\.order: expected a list drawn from"),
+    "unknown-pysol-game": (_edit('generator = "ms-freecell"', 'generator = "pysol"\npysol_game = "blackhole"'),
+                           r"deal\.pysol_game: expected a game pysol-cards deals: .*black_hole.*got 'blackhole'"),
+    "pysolfc-without-game": (_edit('generator = "ms-freecell"', 'generator = "pysolfc"').replace(
+        'pysolfc_game = "FreeCell"\n', ""), r"deal\.pysolfc_game: expected the game's name in PySolFC"),
+    "reverse-not-dealt": (_edit('order = ["tableau"]', 'order = ["tableau"]\nreverse = ["cells"]'),
+                          r"deal\.reverse: expected a list of groups named in deal\.order, got \['cells'\]"),
+    "preset-pack-range": (COLORADO.replace("preset_pack = 1", "preset_pack = 3"),
+                          r"foundations\.preset_pack: expected an integer 1\.\.2, got 3"),
+    "preset-pack-without-preset": (COLORADO.replace("preset = true", "preset = false"),
+                                   r"foundations\.preset_pack: expected preset = true beside it"),
+    "preset-pack-one-deck": (COLORADO.replace("decks = 2", "decks = 1").replace("count = 20", "count = 2")
+                             .replace("preset_pack = 1", "preset_pack = 2"),
+                             r"foundations\.preset_pack: expected 1\.\.1 \(decks = 1\), got 2"),
+    "preset-bases-missing": (COLORADO.replace("decks = 2", "decks = 1").replace("count = 20", "count = 2")
+                             .replace('base = "K", build = "down"', 'base = "A", build = "up"'),
+                             r"foundations\.rows: with preset = true .* 2 rows start at A and the pack has 1 copy"),
+    "preset-pack-patience-v1": (COLORADO.replace('generator = "pysolfc"', 'generator = "patience-v1"'),
+                                r"foundations\.preset_pack: only the 'pysolfc' generator keeps each card's pack"),
     "deep-nesting": ("a = " + "[" * 5000, r"bad\.toml: malformed TOML"),
 }
 
@@ -168,11 +187,13 @@ def test_layout_errors_are_input_errors() -> None:
 
 # ---------------------------------------------------------------- fuzzing the schema
 
-VALUES = st.sampled_from(['"A"', '"K"', '"up"', '"stock"', '"AS"', '"XZ"', '"pysol"', '"diagonal"', "true",
+VALUES = st.sampled_from(['"A"', '"K"', '"up"', '"stock"', '"AS"', '"XZ"', '"pysol"', '"pysolfc"', '"diagonal"',
+                          "true",
                           "0", "1", "-1", "7", "99", "1e3", "[]", "[1, 2]", "[7, 7]", '["tableau"]',
                           '[{ base = "A" }]', "{}", '"\\n"', "[[1]]", '"a\\nb"'])
 KEYS = st.sampled_from(["count", "deal", "build", "base", "start", "rows", "preset", "capacity", "turn",
-                        "decks", "generator", "order", "wrap", "moves", "bogus", '"new\\nline"'])
+                        "decks", "generator", "order", "wrap", "moves", "bogus", '"new\\nline"',
+                        "preset_pack", "reverse", "pysolfc_game"])
 
 
 @st.composite

@@ -94,7 +94,8 @@ def fc_solve_version(path: str) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     found = re.search(r"version\s+(\S+)", out)
-    return found.group(1) if found else (out.strip().splitlines() or [None])[-1]
+    lines = out.strip().splitlines()
+    return found.group(1) if found else (lines[-1] if lines else None)
 
 
 def run_fc_solve(path: str, options: list[str], board: str, timeout: float | None,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..errors import InputError
 from ..families import family_of, load_layout
-from ..options import add_deal_source, add_layout, load
+from ..options import add_deal_source, add_layout, add_out, emit, load
 from ..schema import builtin_names
 
 
@@ -23,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deal_source(p)
     p.add_argument("--json", action="store_true", help="print the deal as JSON (the result contract's deal)")
     p.add_argument("--board", action="store_true", help="print the deal in the fc-solve board format")
+    p.add_argument("--svg", action="store_true", help="print the deal as a picture (SVG)")
+    add_out(p, "the deal")
     p.set_defaults(handler=run_deal)
 
 
@@ -43,11 +46,19 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_deal(args: argparse.Namespace) -> int:
     layout, deal = load(args)
+    if sum((args.json, args.board, args.svg)) > 1:
+        raise InputError("give at most one of --json, --board and --svg")
     family = family_of(layout)
-    if args.json:
-        print(json.dumps(family.deal_to_json(layout, deal)))
+    if args.svg:
+        from .. import draw
+
+        where = f" #{args.seed}" if args.seed is not None else f" ({args.deal})" if args.deal else ""
+        text = draw.deal_svg(layout, deal, title=f"{layout.title}{where}")
+    elif args.json:
+        text = json.dumps(family.deal_to_json(layout, deal))
     elif args.board:
-        print(family.deal_to_board(layout, deal), end="")
+        text = family.deal_to_board(layout, deal)
     else:
-        print(family.deal_to_text(layout, deal), end="")
+        text = family.deal_to_text(layout, deal)
+    emit(text, args.out)
     return 0

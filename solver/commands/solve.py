@@ -105,8 +105,8 @@ def format_result(result: Result, layout: Any = None) -> str:
     return "\n".join(lines)
 
 
-def run_verify(args: argparse.Namespace) -> int:
-    path = Path(args.result)
+def read_result(path: Path) -> dict[str, Any]:
+    """A result JSON file as ``patience solve --json`` writes it, checked for its main keys."""
     try:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
@@ -117,6 +117,12 @@ def run_verify(args: argparse.Namespace) -> int:
         raise InputError(f"{path}: expected a result JSON file written by `patience solve --json`") from None
     if not isinstance(obj, dict) or "layout" not in obj or "verdict" not in obj:
         raise InputError(f"{path}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
+    return obj
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    path = Path(args.result)
+    obj = read_result(path)
     if obj["verdict"] != "won":
         print(f"{path}: verdict {obj['verdict']!r}: there is no solution to replay")
         return 0

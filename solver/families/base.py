@@ -65,6 +65,10 @@ def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
     return solution
 
 
+# What a model's solve gives: verdict, reason, the moves of a win, statistics.
+Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]
+
+
 class Model(Protocol):
     """A CP-SAT model of one deal.  ``solve`` gives the verdict, the reason (the limit hit,
     for ``unknown``), the moves of a win in the result contract, and statistics, with
@@ -72,9 +76,9 @@ class Model(Protocol):
 
     AUTO_SHARE: ClassVar[float]  # the share of the ``auto`` portfolio's time CP-SAT gets
 
-    def solve(self, limits: Limits,
-              options: dict[str, Any]) -> tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]:
-        ...
+    def __init__(self, layout: Any, deal: Any, features: Any = None) -> None: ...
+
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved: ...
 
 
 @dataclass(frozen=True)

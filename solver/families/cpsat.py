@@ -51,7 +51,7 @@ def limit_reason(limits: Limits, options: dict[str, Any]) -> str:
     return "cp-sat stopped without a proof"
 
 
-def stats_of(solver: cp_model.CpSolver, status: int, model: cp_model.CpModel) -> dict[str, Any]:
+def stats_of(solver: cp_model.CpSolver, status: Any, model: cp_model.CpModel) -> dict[str, Any]:
     proto = model.Proto()
     return {
         "status": solver.status_name(status),
@@ -64,7 +64,7 @@ def stats_of(solver: cp_model.CpSolver, status: int, model: cp_model.CpModel) ->
     }
 
 
-def decided(status: int) -> Verdict | None:
+def decided(status: Any) -> Verdict | None:
     """``won`` for a solution, ``lost`` for a proof of infeasibility, None otherwise."""
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "won"

@@ -5,11 +5,16 @@
 
 ``deals.json`` holds, for every built-in card layout (peg boards have no shuffle), the deals of
 seeds 1, 2 and 1000 and the name of the generator that dealt them, plus a few reduced decks
-(``--max-ranks``).  A generator name stands for one mapping from seeds to deals forever
-(``solver/deal.py``), so an existing entry is never rewritten: when a run disagrees with it this
-script stops and changes nothing.  The only deliberate way to change a layout's deals is to give
-the layout a new generator name; then ``--replace LAYOUT`` drops and rewrites that layout's
-entry, and the commit says why.
+(``--max-ranks``) and a few layouts dealt by a generator they used before (``LAYOUT (GENERATOR)``:
+the layout with only ``deal.generator`` changed), which keep the retired generators honest.
+A generator name stands for one mapping from seeds to deals forever (``solver/deal.py``), so an
+existing entry is never rewritten: when a run disagrees with it this script stops and changes
+nothing.  The only deliberate way to change a layout's deals is to give the layout a new
+generator name; then ``--replace LAYOUT`` drops and rewrites that layout's entry, and the commit
+says why.
+
+``pysolfc-deals.json`` beside it is another kind of record: PySolFC's own deals, produced by
+running PySolFC, not by this project (see ``README.md`` here).
 """
 
 from __future__ import annotations
@@ -23,37 +28,56 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from dataclasses import replace  # noqa: E402
+
 from solver import deal as deals  # noqa: E402
 from solver.families import load_layout  # noqa: E402
+from solver.layout import Layout  # noqa: E402
 from solver.schema import builtin_names  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "deals.json"
 SEEDS = (1, 2, 1000)
 # Reduced decks use patience-v1 whatever the layout's own generator: (layout, max_rank).
 REDUCED = (("debutante", 6), ("twenty", 5))
+# Layouts dealt by the generator they used before `pysolfc` (rules version 1): patience-v1 and
+# pysol stay available to reproduce results recorded with them. (Canfield's old deals also had
+# another deal order, so they are not its current layout with the old generator.)
+RETIRED = (*((n, "patience-v1") for n in ("colorado", "double-line", "forty-thieves", "grandfather",
+                                          "sly-fox", "twenty")),
+           *((n, "pysol") for n in ("bakers-dozen", "bakers-game", "black-hole", "eight-off", "forecell",
+                                    "golf", "klondike", "klondike-draw-1", "seahaven-towers")))
 
 
-def key(name: str, max_rank: int = 13) -> str:
-    return name if max_rank == 13 else f"{name} --max-ranks {max_rank}"
+def key(name: str, max_rank: int = 13, generator: str = "") -> str:
+    k = name if max_rank == 13 else f"{name} --max-ranks {max_rank}"
+    return f"{k} ({generator})" if generator else k
+
+
+def golden_layout(k: str) -> Layout:
+    """The layout a key of ``deals.json`` stands for."""
+    k, _, generator = k.removesuffix(")").partition(" (")
+    name, _, rank = k.partition(" --max-ranks ")
+    lay = load_layout(name)
+    if generator:
+        lay = replace(lay, deal=replace(lay.deal, generator=generator))
+    return lay.with_max_rank(int(rank)) if rank else lay
 
 
 def card_layouts() -> list[str]:
     return [n for n in builtin_names() if load_layout(n).family != "peg"]
 
 
-def entry(name: str, max_rank: int = 13) -> dict[str, Any]:
-    """The golden record of one layout (or reduced deck): its generator and its deals."""
-    lay = load_layout(name)
-    if max_rank != 13:
-        lay = lay.with_max_rank(max_rank)
+def entry(k: str) -> dict[str, Any]:
+    """The golden record of one key: its generator and its deals."""
+    lay = golden_layout(k)
     return {
-        "generator": deals._generator(lay),
+        "generator": deals.generator(lay),
         "deals": {str(s): deals.to_json(deals.from_seed(lay, s)) for s in SEEDS},
     }
 
 
-def wanted() -> list[tuple[str, int]]:
-    return [(n, 13) for n in card_layouts()] + list(REDUCED)
+def wanted() -> list[str]:
+    return [key(n) for n in card_layouts()] + [key(n, r) for n, r in REDUCED] + [key(n, 13, g) for n, g in RETIRED]
 
 
 def dump(golden: dict[str, Any]) -> str:
@@ -81,9 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     for k in args.replace:
         golden.pop(k, None)
     added, bad = [], []
-    for name, max_rank in wanted():
-        k = key(name, max_rank)
-        now = entry(name, max_rank)
+    for k in wanted():
+        now = entry(k)
         if k not in golden:
             golden[k] = now
             added.append(k)

@@ -38,32 +38,27 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
+from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {"symmetry": True, "alldiff": False, "sequence": True, "light_presolve": True}
 
 
+# The rules this model is exact for; any other rule value is refused.
+READS = Reads("the CP-SAT hole model", {
+    "decks": None, "hole.start": None, "hole.wrap": None,
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
+    "tableau.build": {"none"}, "tableau.spaces": {"none"},
+    "stock.turn": {"hole", "none"},
+})
+
+
 def check_supported(layout: Any) -> None:
     if layout.hole is None:
         raise UnsupportedError(f"layout {layout.name!r}: the hole model needs a [hole]")
-    t, s = layout.tableau, layout.stock
-    problems = []
-    if t.build != "none":
-        problems.append(f"tableau.build = {t.build!r} (only 'none': cards go from columns to the hole)")
-    if layout.cells.count:
-        problems.append("free cells")
-    if layout.reserve.count:
-        problems.append("reserve columns")
-    if layout.foundations.rows:
-        problems.append("foundations besides the hole")
-    if s.turn not in ("hole", "none"):
-        problems.append(f"stock.turn = {s.turn!r} (only 'hole')")
-    if s.redeals != 0 or s.deal_count != 1:
-        problems.append("stock redeals or a deal count other than 1")
-    if problems:
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT hole model does not cover "
-                               + "; ".join(problems))
+    READS.check(layout)
 
 
 class HoleModel:
@@ -185,7 +180,7 @@ class HoleModel:
 
     # ------------------------------------------------------------- solving
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         solver = make_solver(limits, options)
         if self.flags["sequence"]:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH

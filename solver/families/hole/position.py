@@ -44,11 +44,12 @@ they cost 13-70% more time for under 6% fewer nodes on PySol deals 1..80
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from typing import Any
 
 from ... import cards
 from ...errors import DealError, UnsupportedError
+from ...layout import Reads
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
 
@@ -56,6 +57,15 @@ FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
 WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
 HEADS_DEAD = "heads bound: a column card can get no predecessor"
 DEAD_REASONS = (WALK_DEAD, HEADS_DEAD)
+
+# The rules this position plays; any other rule value is refused (``Reads``).  Columns only
+# give cards to the hole: nothing is built on them and nothing moves into an empty one.
+READS = Reads("the hole family's DFS position", {
+    "decks": None, "hole.start": None, "hole.wrap": None,
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
+    "tableau.build": {"none"}, "tableau.spaces": {"none"},
+    "stock.turn": {"hole", "none"},
+})
 
 
 def _connected_table(n: int, cyclic: bool) -> list[bool]:
@@ -76,6 +86,7 @@ class HolePosition:
     """A deal of a hole game, mutable, with an undo stack (``history``)."""
 
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
+        READS.check(layout)
         hole = layout.hole
         if hole is None:
             raise UnsupportedError(f"layout {layout.name!r} has no hole")
@@ -243,7 +254,7 @@ class HolePosition:
         height = self.height
         moves: list[int] = []
         for r in self.near[self.hole_rank]:
-            ps = tops[r]
+            ps: Collection[int] = tops[r]
             if len(ps) > 1:
                 deep = [p for p in ps if height[p] > 1]
                 if deep:

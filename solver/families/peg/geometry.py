@@ -65,7 +65,7 @@ class Board:
         for f in _transforms(self.rows, self.cols):
             image = [at.get(f(r, c)) for r, c in self.cells]
             if None not in image:
-                syms.append(tuple(image))  # type: ignore[arg-type]
+                syms.append(tuple(i for i in image if i is not None))
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "index", {n: i for i, n in enumerate(names)})
         object.__setattr__(self, "jumps", tuple(jumps))

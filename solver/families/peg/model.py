@@ -38,11 +38,9 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from ...limits import Limits
-from ...result import Verdict
+from ..base import Solved
 from .layout import Deal, PegLayout
 from .pagoda import bounds_for
-
-Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]
 
 
 class PegModel:

@@ -54,7 +54,9 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
+from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
 
 FEATURES = {
@@ -92,36 +94,24 @@ FEATURES = {
 }
 
 
+# The rules this model is exact for; any other rule value is refused (``Reads``).
+READS = Reads("the CP-SAT debutante-family model", {
+    "decks": None, "foundations.rows": lambda rows: bool(rows) and all(r in ((1, 1), (13, -1)) for r in rows),
+    "foundations.preset": None,
+    "reserve.count": lambda n: n > 0, "reserve.capacity": None, "reserve.access": None, "reserve.accepts": {"any"},
+    "reserve.deal": None,
+    "stock.turn": {"place", "waste"}, "stock.redeals": lambda n: n >= 0,
+}, together=(
+    (lambda lay: len(lay.foundations.rows) == lay.decks, "foundations.rows: one row per pack"),
+    (lambda lay: lay.stock.turn == "waste" or not lay.stock.redeals, "stock.redeals only with a waste pile"),
+    (lambda lay: lay.reserve.access == "last" or lay.reserve.capacity in (1, 2),
+     "reserve.access = 'first' (queues) only with reserve.capacity 1 or 2"),
+))
+
+
 def check_supported(layout: Any) -> None:
     """Raise ``UnsupportedError`` unless the model is exact for ``layout``'s rules."""
-    r, s, f = layout.reserve, layout.stock, layout.foundations
-    problems = []
-    if not r.count:
-        problems.append("no reserve columns")
-    if layout.hole is not None or layout.tableau.count or layout.cells.count:
-        problems.append("a hole, tableau or cells")
-    if not f.rows or len(f.rows) != layout.decks:
-        problems.append("foundations: one row per pack expected")
-    for row in f.rows:
-        if (row.base, row.direction) not in ((1, 1), (13, -1)):
-            problems.append("foundation rows must build up from the ace or down from the king")
-    if s.turn not in ("place", "waste"):
-        problems.append(f"stock.turn = {s.turn!r} (the model covers 'place' and 'waste')")
-    if r.accepts != "any":
-        problems.append(f"reserve.accepts = {r.accepts!r}")
-    if r.fill != "any-time" or r.gaps != "pack":
-        problems.append("reserve.fill / reserve.gaps other than 'any-time' / 'pack'")
-    if s.deal_count != 1 or s.top_playable or s.batch:
-        problems.append("stock.deal_count, top_playable or batch")
-    if s.turn == "place" and s.redeals:
-        problems.append("redeals without a waste pile")
-    if s.turn == "waste" and (s.redeals < 0 or s.waste_capacity):
-        problems.append("unlimited redeals or a bounded waste pile")
-    if r.access == "first" and r.capacity > 2:
-        problems.append("queue columns (access = 'first') deeper than 2")
-    if problems:
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT debutante-family model does not cover "
-                               + "; ".join(dict.fromkeys(problems)) + " (use --engine dfs)")
+    READS.check(layout)
 
 
 @dataclass
@@ -274,8 +264,8 @@ class ReserveModel:
         m = self.model
         s = len(self.stock)
         self.redeal = [self._int(f"redeal{j}") for j in range(1, self.passes)]
-        for a, b in pairwise(self.redeal):
-            m.add(a < b)
+        for earlier, later in pairwise(self.redeal):
+            m.add(earlier < later)
         # turn[j][k]: card k's turn in pass j (for a card gone before pass j, a free dummy)
         self.turn = [[self._int(f"t{j}_{k}") for k in range(s)] for j in range(self.passes)]
         self.leave = [self._int(f"leave{k}") for k in range(s)]
@@ -284,10 +274,10 @@ class ReserveModel:
         for j in range(1, self.passes):
             row = []
             for k in range(s):
-                b = m.new_bool_var(f"stays{j}_{k}")
-                m.add(self.leave[k] >= self.redeal[j - 1]).only_enforce_if(b)
-                m.add(self.leave[k] < self.redeal[j - 1]).only_enforce_if(~b)
-                row.append(b)
+                stay = m.new_bool_var(f"stays{j}_{k}")
+                m.add(self.leave[k] >= self.redeal[j - 1]).only_enforce_if(stay)
+                m.add(self.leave[k] < self.redeal[j - 1]).only_enforce_if(~stay)
+                row.append(stay)
             self.stays.append(row)
         self.arrive, self.oncol = {}, {}
         for j in range(self.passes):
@@ -672,7 +662,7 @@ class ReserveModel:
 
     # ============================================================= solving
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         solver = make_solver(limits, options)
         if self.flags["light_search"]:
             solver.parameters.linearization_level = 0

@@ -27,7 +27,22 @@ from typing import Any
 
 from ... import cards
 from ...deal import Deal, foundation_base
-from ...layout import Layout
+from ...layout import Layout, Reads
+
+# The rules this position plays; any other rule value is refused (``Reads``).
+READS = Reads("the debutante family's DFS position", {
+    "decks": None, "foundations.rows": lambda rows: all(base != 0 for base, _ in rows), "foundations.preset": None,
+    "reserve.count": None, "reserve.capacity": None, "reserve.access": None,
+    "reserve.accepts": {"any", "suit-sequence"}, "reserve.deal": None, "reserve.fill": None, "reserve.gaps": None,
+    "stock.turn": {"place", "waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
+    "stock.waste_capacity": None, "stock.top_playable": None, "stock.batch": None,
+}, together=(
+    (lambda lay: lay.stock.turn == "waste" or (lay.stock.deal_count == 1 and lay.stock.redeals == 0
+                                                and not lay.stock.waste_capacity),
+     "stock.deal_count, stock.redeals and stock.waste_capacity only with stock.turn = 'waste'"),
+    (lambda lay: lay.stock.turn == "place" or not (lay.stock.top_playable or lay.stock.batch),
+     "stock.top_playable and stock.batch only with stock.turn = 'place' (where the pack's top card plays)"),
+))
 
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
@@ -36,6 +51,7 @@ Move = tuple[int, int]
 
 class ReservePosition:
     def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+        READS.check(layout)
         r, s, fnd = layout.reserve, layout.stock, layout.foundations
         self.layout = layout
         self.ncols = r.count
@@ -383,7 +399,7 @@ class ReservePosition:
             v = self.stock[-1]
         else:
             v = self.waste[-1]
-        out = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
+        out: dict[str, Any] = {"card": cards.name(v & 63), "from": _name(src), "to": _name(dst)}
         if src == STOCK and dst == WASTE and self.deal_count > 1:
             out["count"] = min(self.deal_count, len(self.stock))
         return out

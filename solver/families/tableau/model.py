@@ -85,14 +85,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
+from ...layout import Reads
 from ...limits import Limits
+from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from .rules import rules_for
 
 FEATURES = {
     # no card moves twice in a row (two moves of one card in a row are one move, or none)
@@ -116,43 +119,22 @@ RELAXATION_SHARE = 0.25
 HORIZONS = (1.5, 2.5, 4.0)
 
 
+# The rules this model is exact for; any other rule value is refused (``Reads``).  Groups of
+# any size (``sequence``) are not shortcuts for single-card moves, so they are refused.
+READS = Reads("the CP-SAT tableau model", {
+    "foundations.rows": lambda rows: bool(rows) and all(r == (1, 1) for r in rows),
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
+    "tableau.build": None, "tableau.direction": None, "tableau.spaces": {"any", "kings", "none"},
+    "tableau.moves": {"single", "supermove"}, "tableau.wrap": None,
+    "cells.count": None, "cells.deal": None,
+})
+
+
 def check_supported(layout: Any, deal: dict[str, list[int]]) -> None:
     """Refuse, in one line, a layout whose rules this model does not capture exactly."""
-    t, st, fo = layout.tableau, layout.stock, layout.foundations
-    problems = []
-    if layout.hole is not None or layout.reserve.count:
-        problems.append("a hole or reserve columns")
-    if st.turn != "none" or deal.get("stock"):
-        problems.append("a stock")
-    if any(t.face_down):
-        problems.append("face-down cards")
-    if layout.decks != 1:
-        problems.append(f"{layout.decks} packs (only one)")
-    if not fo.rows or any(r.base != 1 or r.direction != 1 for r in fo.rows) or fo.preset:
-        problems.append("foundations other than up in suit from the ace")
-    if getattr(fo, "removable", False):
-        problems.append("removable foundations")
-    if not t.to_foundation:
-        problems.append("columns that do not play to the foundations")
-    if t.moves == "sequence":
-        problems.append("tableau.moves = 'sequence' (groups of any size are not single-card moves)")
-    if t.moves not in ("single", "sequence", "supermove"):
-        problems.append(f"tableau.moves = {t.moves!r}")
-    if problems:
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not cover "
-                               + "; ".join(problems))
-
-
-def builds_on(layout: Any, lower: int, upper: int) -> bool:
-    """May card ``upper`` be placed on card ``lower`` in a column?"""
-    t = layout.tableau
-    if t.build == "none" or cards.rank(lower) - cards.rank(upper) != (1 if t.direction < 0 else -1):
-        return False
-    if t.build == "alternate":
-        return cards.is_red(lower) != cards.is_red(upper)
-    if t.build == "suit":
-        return cards.suit(lower) == cards.suit(upper)
-    return True
+    READS.check(layout)
+    if deal.get("stock"):
+        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not play a stock")
 
 
 class TableauModel:
@@ -162,7 +144,7 @@ class TableauModel:
     # the model proves losses only where the order relaxation applies (Baker's Dozen) and
     # rarely wins a full deck, where the DFS decides most deals (FreeCell 11982: the DFS
     # proves it lost in about 11 s; with the default share CP-SAT took the time it needed).
-    AUTO_SHARE = 0.15
+    AUTO_SHARE: ClassVar[float] = 0.15
 
     def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout, deal)
@@ -188,12 +170,12 @@ class TableauModel:
         self.pred = [index.get(c - 4, -1) if cards.rank(c) > 1 else -1 for c in self.card]
         if any(cards.rank(c) > 1 and p < 0 for c, p in zip(self.card, self.pred)):
             raise UnsupportedError(f"layout {layout.name!r}: the deal lacks a card the foundations need")
-        top = layout.max_rank
-        self.space_ok = [t.spaces == "any" or (t.spaces == "kings" and cards.rank(c) == top) for c in self.card]
+        rules = self.rules = rules_for(layout)  # the same table the DFS position reads
+        self.space_ok = [rules.space_ok[c] for c in self.card]
         # parents[c]: the cards c may lie on (those it builds on, and the one it was dealt on)
         self.parents: list[list[int]] = []
         for a in range(n):
-            ps = [p for p in range(n) if p != a and builds_on(layout, self.card[p], self.card[a])]
+            ps = [p for p in range(n) if p != a and rules.builds_on(self.card[p], self.card[a])]
             kind, p0 = self.start[a]
             if kind == "on" and p0 not in ps:
                 ps.append(p0)
@@ -207,7 +189,7 @@ class TableauModel:
 
     # ------------------------------------------------------------ building
 
-    def _build(self, horizon: int) -> None:
+    def _build(self, horizon: int) -> cp_model.CpModel:
         m = cp_model.CpModel()
         self.model, self.horizon = m, horizon
         n, H = len(self.card), horizon
@@ -217,7 +199,10 @@ class TableauModel:
         self.cell: list[list[Any]] = []
         self.home: list[list[Any]] = []
         for t in range(H + 1):
-            on_t, root_t, cell_t, home_t = [], [], [], []
+            on_t: list[dict[int, Any]] = []
+            root_t: list[Any] = []
+            cell_t: list[Any] = []
+            home_t: list[Any] = []
             for a in range(n):
                 on_t.append({p: m.new_bool_var(f"on{t}_{a}_{p}") for p in self.parents[a]})
                 root_ok = self.space_ok[a] or self.start[a][0] == "root"
@@ -268,7 +253,7 @@ class TableauModel:
                 if self.root[t][a] is not None and not self.space_ok[a]:  # back to its root: never
                     m.add_implication(self.root[t + 1][a], self.root[t][a])
                 kind, p0 = self.start[a]
-                if kind == "on" and not builds_on(self.layout, self.card[p0], self.card[a]):
+                if kind == "on" and not self.rules.builds_on(self.card[p0], self.card[a]):
                     m.add_implication(self.on[t + 1][a][p0], self.on[t][a][p0])
             if flags["merge"] and t:
                 for a in range(n):
@@ -284,6 +269,7 @@ class TableauModel:
         if flags["strategy"]:  # step by step, the move first
             m.add_decision_strategy([x for row in self.mv for x in row], cp_model.CHOOSE_FIRST,
                                     cp_model.SELECT_MAX_VALUE)
+        return m
 
     def _places(self, t: int, a: int) -> list[Any]:
         out = list(self.on[t][a].values())
@@ -336,7 +322,7 @@ class TableauModel:
             m.add_bool_or(ways)
         return m
 
-    def solve(self, limits: Limits, options: dict[str, Any]) -> tuple[str, str | None, list | None, dict]:
+    def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
         start = time.perf_counter()
         relaxed: dict[str, Any] = {}
         stats: dict[str, Any] = {}
@@ -356,15 +342,16 @@ class TableauModel:
         for horizon in self.horizons(options):
             left = limits
             if limits.timeout is not None and options.get("random_seed") is None:
-                left = replace(limits, timeout=limits.timeout - (time.perf_counter() - start))
-                if left.timeout <= 0.01:
+                remaining = limits.timeout - (time.perf_counter() - start)
+                left = replace(limits, timeout=remaining)
+                if remaining <= 0.01:
                     return "unknown", limit_reason(limits, options), None, {**stats, **relaxed}
-            self._build(horizon)
+            model = self._build(horizon)
             solver = make_solver(left, options)
             if self.flags["light_search"]:
                 solver.parameters.linearization_level = 0
-            status = solver.solve(self.model)
-            stats = {**stats_of(solver, status, self.model), "horizon": horizon, **relaxed}
+            status = solver.solve(model)
+            stats = {**stats_of(solver, status, model), "horizon": horizon, **relaxed}
             verdict = decided(status)
             if verdict is None:
                 return "unknown", limit_reason(limits, options), None, stats

@@ -55,6 +55,22 @@ from typing import Any
 
 from ... import cards
 from ...errors import DealError, UnsupportedError
+from ...layout import Reads
+from .rules import rules_for
+
+# The rules this position plays; any other rule value is refused (``Reads``).
+READS = Reads("the tableau family's DFS position", {
+    "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
+    "foundations.removable": None, "foundations.wrap": None,
+    "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
+    "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
+    "tableau.direction": None, "tableau.spaces": None, "tableau.moves": None, "tableau.to_foundation": None,
+    "tableau.wrap": None, "cells.count": None, "cells.deal": None,
+    "stock.turn": {"waste", "none"}, "stock.deal_count": None, "stock.redeals": None,
+}, together=(
+    (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
+     "a reserve only as one pile that takes no cards (reserve.accepts = 'none', Canfield's)"),
+))
 
 TURN = (-1,)
 REDEAL = (-2,)
@@ -69,19 +85,8 @@ class TableauPosition:
     """A deal of a tableau game, mutable, with an undo stack."""
 
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
-        t, st, fo = layout.tableau, layout.stock, layout.foundations
-        if any(r.base not in (0, 1) or r.direction != 1 for r in fo.rows) or fo.preset:
-            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine builds foundations up from the ace "
-                                   "or from a base dealt to them")
-        if st.turn not in ("waste", "none"):
-            raise UnsupportedError(f"layout {layout.name!r}: stock.turn = {st.turn!r} is not a tableau game's stock")
-        res = layout.reserve
-        if layout.hole is not None or (res.count and (res.count != 1 or res.accepts != "none"
-                                                      or res.access != "last")):
-            raise UnsupportedError(f"layout {layout.name!r}: the tableau engine takes one reserve pile that "
-                                   "takes no cards (accepts = 'none', access = 'last'), and no hole")
-        if st.waste_capacity:
-            raise UnsupportedError(f"layout {layout.name!r}: a waste capacity is not supported by the tableau engine")
+        READS.check(layout)
+        t, st, fo, res = layout.tableau, layout.stock, layout.foundations, layout.reserve
         self.name = layout.name
         self.top = layout.max_rank
         nc, ncell = t.count, layout.cells.count
@@ -102,15 +107,10 @@ class TableauPosition:
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste'")
 
         # Ranks from the deal: rename cards so that the base rank is the ace (see the module text).
-        top = layout.max_rank
         based = deal.get("base") or []
-        shift = cards.rank(based[0]) - 1 if based else 0
-        rel = [cards.make((cards.rank(c) - 1 - shift) % top + 1, cards.suit(c)) if cards.rank(c) <= top else c
-               for c in range(52)]
-        self.real: list[int] = [0] * 52  # a renamed card's real card
-        for c in range(52):
-            self.real[rel[c]] = c
-        deal = {k: [rel[c] for c in v] for k, v in deal.items()}
+        rules = self.rules = rules_for(layout, cards.rank(based[0]) - 1 if based else 0)
+        self.real = rules.real  # a renamed card's real card
+        deal = {k: [rules.rel[c] for c in v] for k, v in deal.items()}
         self.cols: list[list[int]] = [list(deal.get(f"tableau:{i}", [])) for i in range(nc)]
         self.down: list[int] = [min(t.face_down[i], max(0, len(c) - 1)) if i < len(t.face_down) else 0
                                 for i, c in enumerate(self.cols)]
@@ -135,31 +135,16 @@ class TableauPosition:
                 if not col and self.heel:
                     col.append(self.heel.pop())
 
-        # Rules compiled into tables.
-        self.build = t.build
+        # The rule table (``rules.py``), and the layout's policies.
         self.moves_policy = t.moves
         self.spaces = t.spaces
         self.to_foundation = t.to_foundation
-        self.removable = getattr(fo, "removable", False)
-        ncard = 52
-        # fits[a][b]: card b may be placed on card a in a column (renamed cards; the rank order
-        # is the real one, the foundations' one from the base, or all the way round).
-        from_base = t.wrap == "from-base"
-        ranks = [cards.rank(c if from_base else self.real[c]) for c in range(ncard)]
-        mod = top if t.wrap == "cyclic" else 0
-        self.fits = [[self._fits(a, b, t.build, t.direction, ranks, mod) for b in range(ncard)]
-                     for a in range(ncard)]
-        self.space_ok = [t.spaces in ("any", "reserve-then-any")
-                         or (t.spaces == "kings" and cards.rank(self.real[c]) == self.top) for c in range(ncard)]
+        self.removable = fo.removable
+        self.fits = rules.fits  # fits[a][b]: card b may go on card a in a column (renamed cards)
+        self.space_ok = rules.space_ok
+        self.under = rules.under  # the cards that may go on card c (any copy): for the safe rule
+        self.always_safe = rules.always_safe  # see _safe
         self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
-        # cards that may be placed on card c (by rank and suit, any copy): for the safe rule
-        self.under = [[b for b in range(ncard) if self.fits[c][b] and cards.rank(b) <= self.top]
-                      for c in range(ncard)]
-        # always_safe[c]: c takes nothing (a first foundation card), or only first foundation cards
-        # that take nothing (a second one): see _safe.
-        self.always_safe = [(c >> 2 == 0 and not self.under[c])
-                            or (c >> 2 == 1 and all(b >> 2 == 0 and not self.under[b] for b in self.under[c]))
-                            for c in range(ncard)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see _uses_after).
@@ -170,22 +155,6 @@ class TableauPosition:
         self.history: list[Any] = []
         self._undo: list[Any] = []  # per primitive: what pop needs
         self._groups: list[int] = []  # primitives per push
-
-    @staticmethod
-    def _fits(a: int, b: int, build: str, direction: int, ranks: list[int], mod: int = 0) -> bool:
-        """``ranks[c]``: the rank that orders card c for building; ``mod``: ranks go round."""
-        if build == "none":
-            return False
-        step, want = ranks[a] - ranks[b], (1 if direction < 0 else -1)
-        if mod:
-            step, want = step % mod, want % mod
-        if step != want:
-            return False
-        if build == "alternate":
-            return cards.is_red(a) != cards.is_red(b)
-        if build == "suit":
-            return cards.suit(a) == cards.suit(b)
-        return True
 
     # ----------------------------------------------------------- helpers
 
@@ -315,7 +284,7 @@ class TableauPosition:
             return
         src, dst, n = move
         nc, W, F = self.nc, self.W, self.F
-        flipped = False
+        flipped: bool | int = False  # True: a card turned face up; 2: the reserve filled the space
         # take
         if src < nc:
             col = self.cols[src]
@@ -555,10 +524,10 @@ class TableauPosition:
                 elif whole:
                     rest_score = 150
                 else:
-                    under = col[h - n - 1]
-                    if need.get(under):
+                    below = col[h - n - 1]
+                    if need.get(below):
                         rest_score = 200
-                    elif fits[under][b]:
+                    elif fits[below][b]:
                         rest_score = -150  # breaks a built sequence
                 if n <= max_nonempty:
                     lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
@@ -796,6 +765,7 @@ class TableauPosition:
         """
         if move[0] == "C":
             return self.move_json(move[1])
+        out: dict[str, Any]
         if move == TURN:
             n = min(self.k, len(self.ring) - self.wp)
             out = {"card": cards.name(self.real[self.ring[self.wp]]), "from": "stock", "to": "waste"}

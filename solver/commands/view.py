@@ -1,0 +1,25 @@
+"""``patience view RESULT.json --out F.html``: a page that steps through a result."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .. import api
+from ..options import add_out, emit
+from .solve import read_result
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("view", help="write a self-contained HTML page that steps through a result")
+    p.add_argument("result", help="a result JSON file written by `patience solve --json`")
+    p.add_argument("--layout", help="the layout (default: the one the result names)")
+    add_out(p, "the page")
+    p.set_defaults(handler=run_view)
+
+
+def run_view(args: argparse.Namespace) -> int:
+    path = Path(args.result)
+    result = api.load_result(read_result(path), args.layout, where=str(path))
+    emit(result.html(), args.out)
+    return 0
