@@ -21,9 +21,13 @@ What differs is representation only:
   ``access = 'first'``, the leaving card is the first byte); the stock and the
   waste are byte arrays whose end is the reference list's end;
 * the key is bytes: the foundation heights, then each column as its length and its
-  values (sorted by (length, bytes) where the reference sorts them, so equal
-  multisets give equal bytes), then what the reference adds for the stock, the
-  waste, the redeals and the batch;
+  values, then what the reference adds for the stock, the waste, the redeals and
+  the batch.  Where the reference sorts the columns, they come in the order of
+  (length, values), so equal multisets of columns give equal bytes; push and pop
+  keep that order (``korder``) by moving the one column they change to its place
+  (``_moved``), so the key is a copy, not a sort;
+* ``want`` holds the cards the foundations take now as bits, a quick test before
+  ``_accepting`` in the loops over the columns;
 * ``_buried`` reads each column once, from its deepest card up, keeping the cards
   whose every remaining copy is behind as a 64-bit mask; ``_relaxed_play`` keeps
   the reference's steps and their order exactly (its ``by_card`` lists are linked
@@ -104,8 +108,8 @@ cdef class ReserveCore(CorePosition):
     cdef bint fifo, suit_sequence, refill, gaps_any_top, interchangeable, dominance, column_dominance
     cdef int* seq        # nf * SEQ: foundation f takes seq[f * SEQ + i] in order
     cdef int* seq_len    # per foundation
-    cdef int* where      # nf * VALUES: the place of a value's card in f's order (NEVER: not there)
     cdef int* fd         # VALUES * nf: fdests, the foundations a value may go to
+    cdef int* fdw        # VALUES * nf: where[f][v] for the k-th of them (f = fd[v * nf + k])
     cdef int fd_n[VALUES]
     cdef uint64_t* pmask  # nf * SEQ: the cards seq[f][0..i) as a mask (``_buried``)
 
@@ -120,9 +124,13 @@ cdef class ReserveCore(CorePosition):
     cdef int rem[64]            # copies of each card not yet on a foundation
     cdef int placed, redeals_left, batch_left
     cdef IntStack undo          # per move played, what ``pop`` needs (the reference's ``_undo``)
+    # -- kept from the state by push and pop (not state of their own)
+    cdef uint64_t want          # the cards some foundation takes now (the ``need`` values, as bits)
+    cdef uint64_t* sk           # per column: its length and first 7 values, the key order's first test
+    cdef int* korder            # the columns sorted by (length, values): the key's order
+    cdef int* kpos              # the place of each column in ``korder``
 
     # -- scratch, allocated once
-    cdef int* order             # column indices, for the key
     cdef int* rp_ints           # _relaxed_play's arrays (hh, nd, left, nxt, todo)
     cdef uint64_t* rp_can
 
@@ -159,8 +167,8 @@ cdef class ReserveCore(CorePosition):
     def __dealloc__(self):
         free(self.seq)
         free(self.seq_len)
-        free(self.where)
         free(self.fd)
+        free(self.fdw)
         free(self.pmask)
         free(self.colbuf)
         free(self.col_len)
@@ -169,7 +177,9 @@ cdef class ReserveCore(CorePosition):
         free(self.h)
         free(self.need)
         free(self.undo.data)
-        free(self.order)
+        free(self.sk)
+        free(self.korder)
+        free(self.kpos)
         free(self.rp_ints)
         free(self.rp_can)
 
@@ -183,12 +193,13 @@ cdef class ReserveCore(CorePosition):
         return out
 
     cdef _copy_tables(self, ref):
-        """The reference's tables: ``seq``, ``where``, ``fdests``; and the masks ``_buried`` reads."""
+        """The reference's tables: ``seq``, ``fdests`` with ``where`` beside them; and the masks
+        ``_buried`` reads."""
         nf = self.nf
         self.seq = <int*>self._alloc(nf * SEQ, sizeof(int))
         self.seq_len = <int*>self._alloc(nf, sizeof(int))
-        self.where = <int*>self._alloc(nf * VALUES, sizeof(int))
         self.fd = <int*>self._alloc(VALUES * nf, sizeof(int))
+        self.fdw = <int*>self._alloc(VALUES * nf, sizeof(int))
         self.pmask = <uint64_t*>self._alloc(nf * SEQ, sizeof(uint64_t))
         for f in range(nf):
             s = ref.seq[f]
@@ -201,13 +212,12 @@ cdef class ReserveCore(CorePosition):
                 self.pmask[f * SEQ + i] = mask
                 mask |= 1 << c
             self.pmask[f * SEQ + len(s)] = mask
-            for v in range(VALUES):
-                self.where[f * VALUES + v] = ref.where[f][v]
         for v in range(VALUES):
             dests = ref.fdests[v]
             self.fd_n[v] = len(dests)
             for k, f in enumerate(dests):
                 self.fd[v * nf + k] = f
+                self.fdw[v * nf + k] = ref.where[f][v]
 
     cdef _copy_state(self, ref):
         cdef int i, k
@@ -235,7 +245,11 @@ cdef class ReserveCore(CorePosition):
         self.placed = ref.placed
         self.redeals_left = ref.redeals_left
         self.batch_left = ref.batch_left
-        self.order = <int*>self._alloc(self.ncols, sizeof(int))
+        self._set_want()
+        self.sk = <uint64_t*>self._alloc(self.ncols, sizeof(uint64_t))
+        self.korder = <int*>self._alloc(self.ncols, sizeof(int))
+        self.kpos = <int*>self._alloc(self.ncols, sizeof(int))
+        self._sort_all()
         # _relaxed_play: hh, nd (nf each), left, nxt (ncols each), todo (nf * 64: each
         # foundation is pushed at most once per card newly offered to it)
         self.rp_ints = <int*>self._alloc(2 * self.nf + 2 * self.ncols + 64 * self.nf, sizeof(int))
@@ -261,6 +275,67 @@ cdef class ReserveCore(CorePosition):
     cdef inline int _need_of(self, int f) noexcept:
         return self.seq[f * SEQ + self.h[f]] if self.h[f] < self.seq_len[f] else -1
 
+    cdef inline void _set_want(self) noexcept:
+        cdef int f
+        self.want = 0
+        for f in range(self.nf):
+            if self.need[f] >= 0:
+                self.want |= (<uint64_t>1) << self.need[f]
+
+    cdef inline bint _wanted(self, int v) noexcept:
+        """Some foundation takes ``v``'s card now (a quick test before ``_accepting``)."""
+        return (self.want >> (v & 63)) & 1
+
+    cdef inline void _sort_key(self, int i) noexcept:
+        cdef unsigned char* col = self.colbuf + i * self.stride
+        cdef int n = self.col_len[i], k
+        cdef uint64_t x = (<uint64_t>n) << 56
+        for k in range(n if n < 7 else 7):
+            x |= (<uint64_t>col[k]) << (48 - 8 * k)
+        self.sk[i] = x
+
+    cdef inline bint _after(self, int a, int b) noexcept:
+        """Column ``a`` comes after column ``b`` in the key's order: (length, values)."""
+        cdef int n
+        if self.sk[a] != self.sk[b]:
+            return self.sk[a] > self.sk[b]
+        n = self.col_len[a]
+        return n > 7 and memcmp(self.colbuf + a * self.stride + 7, self.colbuf + b * self.stride + 7, n - 7) > 0
+
+    cdef void _moved(self, int i) noexcept:
+        """Column ``i`` changed (alone): its place in the key's order, the others still sorted."""
+        cdef int k, j
+        cdef int* order = self.korder
+        self._sort_key(i)
+        k = self.kpos[i]
+        while k > 0 and self._after(order[k - 1], i):
+            j = order[k - 1]
+            order[k] = j
+            self.kpos[j] = k
+            k -= 1
+        while k < self.ncols - 1 and self._after(i, order[k + 1]):
+            j = order[k + 1]
+            order[k] = j
+            self.kpos[j] = k
+            k += 1
+        order[k] = i
+        self.kpos[i] = k
+
+    cdef void _sort_all(self) noexcept:
+        """The key's order from scratch (after a row is dealt: many columns changed)."""
+        cdef int i, j, a
+        cdef int* order = self.korder
+        for i in range(self.ncols):
+            self._sort_key(i)
+            a = i
+            j = i
+            while j > 0 and self._after(order[j - 1], a):
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = a
+        for i in range(self.ncols):
+            self.kpos[order[i]] = i
+
     cdef inline int _accepting(self, int v, int* out) noexcept:
         """As ``_accepting``: the foundations that take ``v``'s card now, written to ``out``."""
         cdef int c = v & 63, k, f, n = 0
@@ -274,11 +349,11 @@ cdef class ReserveCore(CorePosition):
 
     cdef inline int _open(self, int v) noexcept:
         """As ``len(_open(v))``: how many foundations may still take ``v``'s card some day."""
-        cdef int k, f, n = 0
+        cdef int k, n = 0
         cdef int* fd = self.fd + v * self.nf
+        cdef int* fdw = self.fdw + v * self.nf
         for k in range(self.fd_n[v]):
-            f = fd[k]
-            if self.where[f * VALUES + v] >= self.h[f]:
+            if fdw[k] >= self.h[fd[k]]:
                 n += 1
         return n
 
@@ -323,7 +398,7 @@ cdef class ReserveCore(CorePosition):
         if self.batch_left:
             return 0
         for i in range(self.ncols):
-            if self._decides(i):
+            if self._decides(i) and self._wanted(self._top(i)):
                 n = self._decide(i, self._top(i), out)
                 if n:
                     return n
@@ -345,12 +420,12 @@ cdef class ReserveCore(CorePosition):
 
     cdef inline int _urgency(self, int v) noexcept:
         """As ``_urgency``: how many cards a foundation still needs before it can take ``v``."""
-        cdef int k, f, w, best = 99
+        cdef int k, w, best = 99
         cdef int* fd = self.fd + v * self.nf
+        cdef int* fdw = self.fdw + v * self.nf
         cdef bint any_ = False
         for k in range(self.fd_n[v]):
-            f = fd[k]
-            w = self.where[f * VALUES + v] - self.h[f]
+            w = fdw[k] - self.h[fd[k]]
             if w >= 0 and (not any_ or w < best):
                 best = w
                 any_ = True
@@ -425,6 +500,8 @@ cdef class ReserveCore(CorePosition):
                 if self.col_len[i] == 0 or (self.column_dominance and self._decides(i)):
                     continue
                 v = self._top(i)
+                if not self._wanted(v):
+                    continue
                 c = v & 63
                 for k in range(self.fd_n[v]):
                     f = self.fd[v * self.nf + k]
@@ -496,6 +573,7 @@ cdef class ReserveCore(CorePosition):
                 self.stock_n -= 1
                 self.colbuf[j * self.stride + self.col_len[j]] = self.stock[self.stock_n]
                 self.col_len[j] += 1
+            self._sort_all()
             undo = n
         elif src == C_WASTE and dst == C_STOCK:
             for j in range(self.waste_n):
@@ -517,6 +595,8 @@ cdef class ReserveCore(CorePosition):
                 p = self.waste + self.waste_n - 1
             v = p[0]
             p[0] = v | self._marks(v)
+            if src >= 0:
+                self._moved(src)
             undo = v
         else:
             if src >= 0:
@@ -528,6 +608,7 @@ cdef class ReserveCore(CorePosition):
                     memmove(p, p + 1, n)
                 else:
                     v = p[n]
+                self._moved(src)
             elif src == C_STOCK:
                 self.stock_n -= 1
                 v = self.stock[self.stock_n]
@@ -538,12 +619,14 @@ cdef class ReserveCore(CorePosition):
                 f = dst - C_FOUND
                 self.h[f] += 1
                 self.need[f] = self._need_of(f)
+                self._set_want()
                 self.placed += 1
                 self.rem[v & 63] -= 1
             else:
                 # a pack card that a foundation takes now but is placed instead will never go there
                 self.colbuf[dst * self.stride + self.col_len[dst]] = (v | self._marks(v)) if self.dominance else v
                 self.col_len[dst] += 1
+                self._moved(dst)
                 if self.batch_size and src == C_STOCK:
                     self.batch_left = (self.batch_left or self.batch_size) - 1
                     if not self.stock_n:
@@ -582,6 +665,7 @@ cdef class ReserveCore(CorePosition):
                 self.col_len[j] -= 1
                 self.stock[self.stock_n] = self.colbuf[j * self.stride + self.col_len[j]]
                 self.stock_n += 1
+            self._sort_all()
         elif src == C_WASTE and dst == C_STOCK:
             for j in range(self.stock_n):
                 self.waste[j] = self.stock[self.stock_n - 1 - j]
@@ -599,6 +683,8 @@ cdef class ReserveCore(CorePosition):
             else:
                 p = self.waste + self.waste_n - 1
             p[0] = undo
+            if src >= 0:
+                self._moved(src)
         else:
             self.batch_left = undo >> 8
             v = undo & 255
@@ -606,10 +692,12 @@ cdef class ReserveCore(CorePosition):
                 f = dst - C_FOUND
                 self.h[f] -= 1
                 self.need[f] = self._need_of(f)
+                self._set_want()
                 self.placed -= 1
                 self.rem[v & 63] += 1
             else:
                 self.col_len[dst] -= 1
+                self._moved(dst)
             if src >= 0:
                 p = self.colbuf + src * self.stride
                 n = self.col_len[src]
@@ -619,6 +707,7 @@ cdef class ReserveCore(CorePosition):
                 else:
                     p[n] = v
                 self.col_len[src] = n + 1
+                self._moved(src)
             elif src == C_STOCK:
                 self.stock[self.stock_n] = v
                 self.stock_n += 1
@@ -628,25 +717,15 @@ cdef class ReserveCore(CorePosition):
         return move
 
     cdef int write_key(self, unsigned char* buf) except -1:
-        """As ``key``: the heights; the columns, each as its length and values, in a canonical
-        order where the reference sorts them; then the reference's extras for the turn."""
-        cdef int p = 0, f, k, i, j, n, a
-        cdef int* order = self.order
+        """As ``key``: the heights; the columns, each as its length and values, in the key's order
+        (``korder``) where the reference sorts them; then the reference's extras for the turn."""
+        cdef int p = 0, f, k, i, n
+        cdef bint sort = self.interchangeable or not self.stock_n
         for f in range(self.nf):
             buf[p] = self.h[f]
             p += 1
-        for i in range(self.ncols):
-            order[i] = i
-        if self.interchangeable or not self.stock_n:
-            for i in range(1, self.ncols):  # insertion sort by (length, bytes)
-                a = order[i]
-                j = i
-                while j > 0 and self._col_after(order[j - 1], a):
-                    order[j] = order[j - 1]
-                    j -= 1
-                order[j] = a
         for k in range(self.ncols):
-            i = order[k]
+            i = self.korder[k] if sort else k
             n = self.col_len[i]
             buf[p] = n
             memcpy(buf + p + 1, self.colbuf + i * self.stride, n)
@@ -667,13 +746,6 @@ cdef class ReserveCore(CorePosition):
             buf[p] = self.batch_left
             p += 1
         return p
-
-    cdef inline bint _col_after(self, int a, int b) noexcept:
-        """Column ``a`` comes after column ``b`` in the key's order: (length, bytes)."""
-        cdef int na = self.col_len[a], nb = self.col_len[b]
-        if na != nb:
-            return na > nb
-        return memcmp(self.colbuf + a * self.stride, self.colbuf + b * self.stride, na) > 0
 
     # -------------------------------------------------------------- bounds
 
@@ -715,7 +787,7 @@ cdef class ReserveCore(CorePosition):
                 stuck = True
                 for k in range(self.fd_n[y]):
                     f = self.fd[y * self.nf + k]
-                    wy = self.where[f * VALUES + y]
+                    wy = self.fdw[y * self.nf + k]
                     if wy < self.h[f]:
                         continue  # f is already past y's card
                     if not (blocked & self.pmask[f * SEQ + wy] & ~self.pmask[f * SEQ + self.h[f]]):
@@ -771,10 +843,11 @@ cdef class ReserveCore(CorePosition):
             self._rp_offer(&r, c, v)
             if check_room:
                 self._rp_see(&r, c)
-                self._rp_settle(&r)
+                if r.ntodo:
+                    self._rp_settle(&r)
                 if r.seen - r.gone > self.slots:
                     return True
-            else:
+            elif r.ntodo:
                 self._rp_settle(&r)
         for f in range(self.nf):
             if r.nd[f] >= 0:
@@ -801,8 +874,9 @@ cdef class ReserveCore(CorePosition):
 
     cdef void _rp_expose(self, Relax* r, int i) noexcept:
         cdef unsigned char* col = self.colbuf + i * self.stride
-        cdef int n = self.col_len[i], v, c, k, f
+        cdef int n = self.col_len[i], v, c, k
         cdef int* fd
+        cdef int* fdw
         cdef bint past
         while r.left[i]:
             v = col[n - r.left[i]] if self.fifo else col[r.left[i] - 1]
@@ -810,9 +884,9 @@ cdef class ReserveCore(CorePosition):
             self._rp_offer(r, c, v)
             past = False
             fd = self.fd + v * self.nf
+            fdw = self.fdw + v * self.nf
             for k in range(self.fd_n[v]):
-                f = fd[k]
-                if r.hh[f] > self.where[f * VALUES + v]:
+                if r.hh[fd[k]] > fdw[k]:
                     past = True
                     break
             if past:
