@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .families import family_of
+from .families import AnyLayout, family_of
 from .limits import Limits
 
 MAX_SEEDS = 10_000_000  # one batch; more is a mistyped range
@@ -123,6 +123,13 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def won_interval(won: int, unknown: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of the won share of ``n`` deals that holds whatever the
+    unknown deals turn out to be: its low end counts every unknown as lost, its high end
+    every unknown as won."""
+    return wilson(won, n)[0], wilson(won + unknown, n)[1]
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The nearest-rank ``q`` quantile (0 < q <= 1), None for no values."""
     if not values:
@@ -152,8 +159,8 @@ def summarize(rows: Iterable[tuple[str, float | None]]) -> dict[str, Any]:
         "deals": n, **counts,
         "unknown_share": unknown / n if n else None,
         "win_rate": won / decided if decided else None,
-        "win_rate_low": wilson(won, n)[0],
-        "win_rate_high": wilson(won + unknown, n)[1],
+        "win_rate_low": won_interval(won, unknown, n)[0],
+        "win_rate_high": won_interval(won, unknown, n)[1],
         "confidence": 0.95,
         "median_seconds": statistics.median(seconds) if seconds else None,
         "p90_seconds": percentile(seconds, 0.9),
@@ -217,12 +224,12 @@ FORMAT = "patience-batch"
 SCHEMA_VERSION = "1"
 
 
-def layout_meta(layout: Any) -> dict[str, str]:
+def layout_meta(layout: AnyLayout) -> dict[str, str]:
     return {"format": FORMAT, "schema": SCHEMA_VERSION, "layout": layout.name,
             "rules_version": str(layout.rules_version), "max_rank": str(family_of(layout).max_rank(layout) or 13)}
 
 
-def default_db(layout: Any) -> Path:
+def default_db(layout: AnyLayout) -> Path:
     """``<layout>.sqlite`` in the current directory (``<layout>-ranksR`` for a reduced deck)."""
     max_rank = family_of(layout).max_rank(layout)
     return Path(f"{layout.name}.sqlite" if max_rank is None else f"{layout.name}-ranks{max_rank}.sqlite")
@@ -262,7 +269,7 @@ class Store:
     creatable.  The file is created by the first ``add``.
     """
 
-    def __init__(self, path: str | Path, layout: Any):
+    def __init__(self, path: str | Path, layout: AnyLayout):
         self.path = Path(path)
         self.meta = layout_meta(layout)
         self.conn: sqlite3.Connection | None = None
@@ -404,14 +411,14 @@ def export_rows(conn: sqlite3.Connection, engine: str | None = None) -> Iterator
 # ----------------------------------------------------------------- running
 
 
-def solve_one(layout: Any, seed: int, engine: str, limits: Limits, options: dict[str, Any]) -> dict[str, Any]:
+def solve_one(layout: AnyLayout, seed: int, engine: str, limits: Limits, options: dict[str, Any]) -> dict[str, Any]:
     """Solve one deal (in a worker) and return its result JSON."""
     from . import api
 
     return api.solve(layout, seed=seed, engine=engine, limits=limits, **options).to_json()
 
 
-def result_row(layout: Any, result: dict[str, Any], limits: Limits) -> dict[str, Any]:
+def result_row(layout: AnyLayout, result: dict[str, Any], limits: Limits) -> dict[str, Any]:
     stats = result.get("stats") or {}
     solution = result.get("solution")
     return {
@@ -457,7 +464,7 @@ def plan(store: Store, seeds: list[int], engine: str,
     return todo, progress
 
 
-def run_batch(executor: Executor, window: int, layout: Any, seeds: Iterable[int], engine: str,
+def run_batch(executor: Executor, window: int, layout: AnyLayout, seeds: Iterable[int], engine: str,
               limits: Limits, store: Store, progress: Progress, options: dict[str, Any] | None = None,
               show_progress: bool | None = None) -> int:
     """Solve ``seeds`` on ``executor``, at most ``window`` deals in flight, storing each

@@ -52,14 +52,15 @@ from collections import deque
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, PatienceError, VerificationFailed
-from .families import family_of
+from .families import AnyLayout, family_of
 from .families.base import Position
 from .result import Result, Verdict
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built: `patience solve` never needs it
+    import networkx as nx
 
 DEFAULT_MAX_NODES = 100_000
 # Bytes a state costs while exploring (graph node and edges, tree line, queue), measured on
@@ -84,7 +85,7 @@ class Exploration:
     pos: Position
     follow_forced: bool = False
     prune_dead: bool = False
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: nx.DiGraph = field(default_factory=lambda: _nx().DiGraph())
     parent: dict[Hashable, Hashable | None] = field(default_factory=dict)
     chain: dict[Hashable, tuple[Any, ...]] = field(default_factory=dict)  # engine moves from the parent
     reason: str | None = None  # the limit that cut the graph, if any
@@ -234,7 +235,7 @@ def _edge_data(records: list[dict[str, Any] | None], weight: int) -> dict[str, A
 # ------------------------------------------------------------ the graph
 
 
-def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
+def explore(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
             prune_dead: bool = False, timeout: float | None = None, position: Position | None = None,
             stop_at_win: bool = False) -> tuple[Exploration, Hashable | None]:
     """Explore the deal; the exploration and, with ``stop_at_win``, the nearest won state."""
@@ -247,7 +248,13 @@ def explore(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *
     return ex, found
 
 
-def state_graph(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def _nx() -> Any:
+    import networkx
+
+    return networkx
+
+
+def state_graph(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                 follow_forced: bool = False, prune_dead: bool = False, timeout: float | None = None,
                 position: Position | None = None) -> nx.DiGraph:
     """The state graph of ``deal`` (see the module docstring), at most ``max_nodes`` states.
@@ -257,6 +264,7 @@ def state_graph(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODE
     that cut it), ``shortest_win`` (moves, or None) and ``solution`` (the moves of one shortest
     win in the result contract, replayable by the referee, or None).
     """
+    nx = _nx()
     t0 = time.perf_counter()
     ex, _ = explore(layout, deal, max_nodes, follow_forced=follow_forced, prune_dead=prune_dead,
                     timeout=timeout, position=position)
@@ -339,7 +347,7 @@ def figures(g: nx.DiGraph) -> dict[str, Any]:
     }
 
 
-def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
+def shortest_win(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                  timeout: float | None = None, position: Position | None = None) -> list[dict[str, Any]] | None:
     """A win with the fewest moves (result-contract moves), or None when the deal is lost.
 
@@ -357,7 +365,7 @@ def shortest_win(layout: Any, deal: Any, max_nodes: int | None = DEFAULT_MAX_NOD
     return None
 
 
-def solve_shortest(layout: Any, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
+def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
     max_nodes = DEFAULT_MAX_NODES
@@ -414,6 +422,7 @@ def check_out_path(path: str) -> str:
 def exportable(g: nx.DiGraph) -> nx.DiGraph:
     """A copy with string node ids (``s0`` is the deal) and scalar attributes only, for files:
     ``key`` is the transposition key's text, ``winnable`` is ``yes``/``no``/``unknown``."""
+    nx = _nx()
     ids = {n: f"s{i}" for i, n in enumerate(g)}
     out = nx.DiGraph()
     for k, v in g.graph.items():
@@ -442,6 +451,7 @@ def _key_text(key: Hashable) -> str:
 
 def write_graph(g: nx.DiGraph, path: str) -> None:
     """Write ``g`` as GraphML, GEXF, DOT or a PNG picture, chosen by ``path``'s extension."""
+    nx = _nx()
     ext = check_out_path(path)
     try:
         if ext == ".png":
@@ -500,6 +510,7 @@ def _dot_attrs(attrs: dict[str, Any]) -> str:
 
 def draw_png(g: nx.DiGraph, path: str) -> None:
     """A picture: states in rows by depth, coloured as in ``to_dot``, the shortest win in red."""
+    nx = _nx()
     n = g.number_of_nodes()
     if n > MAX_DRAWN:
         raise InputError(f"--out {path}: the graph has {n} states; pictures are drawn up to {MAX_DRAWN} "

@@ -1,71 +1,96 @@
-"""``patience bench``: a tiny run end to end, the fc-solve output parser, the pieces, bad input."""
+"""``patience bench``: a tiny run end to end, resuming after an interruption, tables from partial
+results, the presets of ``python -m benchmarks``, peers (present, absent, stand-ins), bad input."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from solver import api
-from solver.bench import Config, Target, machine, peers, perft, plots, report, runner, session
+from solver.bench import Config, Target, machine, peers, perft, plots, report, session, store, summary
+from solver.bench.plan import seed_plan
 from solver.cli import main
+from solver.engines.dfs import run_dfs
+from solver.errors import InputError, UnsupportedError
+from solver.limits import Limits
 
 DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def deals_of(folder: Path) -> list[dict[str, Any]]:
+    return [r for r in map(json.loads, (folder / store.DEALS).read_text().splitlines()) if r["kind"] == "deal"]
+
+
+def groups_of(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    rep = json.loads((folder / "bench.json").read_text())
+    return {(g["layout"], g["runner"]): g for g in rep["groups"]}
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
-    """One small run: two reduced-deck layouts, two seeds, both engines, perft, scaling, peers."""
+    """One small run: two reduced-deck layouts, two seeds, both engines on two cores (the compiled
+    one may be absent), perft, peers (none plays these layouts)."""
     out = tmp_path_factory.mktemp("bench")
-    code = main(["bench", "debutante@5", "golf@9", "--seeds", "1-2", "--engines", "dfs,cpsat", "--timeout", "60",
-                 "--perft", "--perft-playouts", "3", "--scaling", "--scaling-layouts", "debutante",
-                 "--scaling-ranks", "5,6", "--scaling-seeds", "1", "--peers", "--out", str(out)])
+    code = main(["bench", "debutante@5", "golf@9", "--seeds", "1-2", "--engines", "dfs,cpsat",
+                 "--cores", "python,compiled", "--timeout", "60", "--perft", "--perft-playouts", "3", "--peers",
+                 "--note", "a note of the user", "--out", str(out)])
     assert code == 0
     return out
 
 
 def test_tiny_run_json(tiny: Path):
     rep = json.loads((tiny / "bench.json").read_text())
-    assert rep["format"] == "patience-bench"
-    assert rep["config"]["seeds"] == "1-2"
+    assert rep["format"] == "patience-bench" and rep["complete"]
+    assert rep["config"]["seeds"] == {"debutante@5": "1-2", "golf@9": "1-2"}
     assert rep["config"]["targets"] == ["debutante@5", "golf@9"]
     assert rep["machine"]["cores"] >= 1 and rep["machine"]["versions"]["python"]
-    groups = {(r["layout"], r["engine"]): r for r in rep["results"]}
-    assert set(groups) == {(lay, e) for lay in ("debutante@5", "golf@9") for e in ("dfs", "cpsat")}
-    for g in groups.values():
+    [s] = rep["sessions"]
+    assert s["ended"] == "complete" and s["load_at_end"] is not None and s["jobs"] == 1
+    groups = {(g["layout"], g["runner"]): g for g in rep["groups"]}
+    ran = {k: g for k, g in groups.items() if g["unsupported"] is None}
+    assert {"dfs/python", "cpsat"} <= {r for _, r in ran}
+    for g in ran.values():
         assert g["deals"] == 2 and g["won"] + g["lost"] + g["unknown"] == 2
         assert [r["seed"] for r in g["rows"]] == [1, 2]
         assert g["median_s"] <= g["p90_s"] <= g["max_s"]
-        assert g["peak_mb"] > 1 and g["nodes_per_s"] is not None
+        assert g["peak_mb"] > 1 and g["won_low"] <= g["won_share"] <= g["won_high"]
     # Known verdicts: debutante A..5 deals 1 and 2 are won, golf A..9 deals 1 and 2 are lost.
-    for e in ("dfs", "cpsat"):
+    for e in ("dfs/python", "cpsat"):
         assert groups[("debutante@5", e)]["won"] == 2 and groups[("debutante@5", e)]["won_share"] == 1.0
         assert groups[("golf@9", e)]["lost"] == 2 and groups[("golf@9", e)]["decided_share"] == 1.0
+    compiled = groups[("debutante@5", "dfs/compiled")]
+    if compiled["unsupported"] is not None:  # no compiled core here: said so, not a crash
+        assert "compiled" in compiled["unsupported"] and compiled["rows"] == []
+    pairs = {(c["layout"], c["runner"], c["against"]): c for c in rep["comparisons"]}
+    agree = pairs[("debutante@5", "cpsat", "dfs/python")]
+    assert agree["both_decided"] == 2 and agree["disagree"] == [] and agree["time_ratio"] > 0
     assert [p["layout"] for p in rep["perft"]] == ["debutante@5", "golf@9"]
-    for p in rep["perft"]:
-        assert p["playouts"] == 9 and p["positions"] > 0 and p["positions_per_s"] > 0
-    assert sorted((s["max_rank"], s["engine"], s["cards"]) for s in rep["scaling"]) == \
-        [(5, "cpsat", 40), (5, "dfs", 40), (6, "cpsat", 48), (6, "dfs", 48)]
-    assert rep["peers"] == []
-    assert any("peers for golf@9: none" in n for n in rep["notes"])
+    assert all(p["playouts"] == 9 and p["positions_per_s"] > 0 for p in rep["perft"])
+    assert "a note of the user" in rep["notes"]
+    assert any("peers for golf@9: no peer plays this layout" in n for n in rep["notes"])
 
 
 def test_tiny_run_markdown(tiny: Path):
     md = (tiny / "bench.md").read_text()
     header = "| " + " | ".join(report.RESULT_COLUMNS) + " |"
-    assert header in md
+    assert header in md and "Complete: all" in md
     table = md.split(header, 1)[1].split("\n\n", 1)[0].splitlines()[2:]
-    assert [line.split(" | ")[:3] for line in table] == [
-        ["| debutante@5", "dfs", "2"], ["| debutante@5", "cpsat", "2"], ["| golf@9", "dfs", "2"],
-        ["| golf@9", "cpsat", "2"]]
-    for section in ("## Engines", "## Core speed (perft)", "## Scaling with the deal size", "## Peers", "## Notes"):
+    assert [line.split(" | ")[:3] for line in table][:2] == [["| debutante@5", "dfs/python", "2"],
+                                                            ["| debutante@5", "cpsat", "2"]]
+    for section in ("## Sessions", "## Results", "## Comparisons", "## Core speed (perft)", "## Peers", "## Notes"):
         assert section in md
-    assert "| " + " | ".join(report.PERFT_COLUMNS) + " |" in md
+    assert "load_at_start | load_at_end" in md
     if plots_available():
         assert (tiny / "bench-times.png").read_bytes()[:4] == b"\x89PNG"
-        assert (tiny / "bench-scaling.png").exists() and "![bench-times.png](bench-times.png)" in md
     else:
         assert "Plots skipped: matplotlib is not installed" in md
 
@@ -80,11 +105,179 @@ def plots_available() -> bool:
 
 def test_report_without_matplotlib(tmp_path: Path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
-    rep = {"results": [{"layout": "x", "engine": "dfs", "rows": [{"seconds": 0.1}]}], "scaling": [],
-           "config": {"seeds": "1"}}
+    rep = {"groups": [{"layout": "x", "runner": "dfs", "rows": [{"seconds": 0.1}]}]}
     names, note = plots.plot(rep, tmp_path)
     assert names == [] and "matplotlib is not installed" in note
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------ resuming, interrupting
+
+
+def small_config(seeds: str = "1-6", **kw: Any) -> Config:
+    targets = [Target("debutante", 5)]
+    return Config(targets=targets, seeds=seed_plan([seeds], targets), engines=["dfs"], command="test", **kw)
+
+
+def test_interrupted_run_keeps_what_it_did_and_resumes(tmp_path: Path, monkeypatch):
+    """Interrupted after 3 deals: those 3 are stored and tabled; the rerun solves the other 3 only,
+    and the rows are those of a run that was never interrupted, none twice."""
+    append = store.DealStore.append
+    calls = {"deals": 0}
+
+    def stop_after_three(self: store.DealStore, record: dict[str, Any]) -> None:
+        if record["kind"] == "deal" and calls["deals"] == 3:
+            raise KeyboardInterrupt
+        calls["deals"] += record["kind"] == "deal"
+        append(self, record)
+
+    monkeypatch.setattr(store.DealStore, "append", stop_after_three)
+    first = session.run(small_config(), tmp_path, progress=False, plots=False)
+    assert first.stopped == "interrupted" and first.exit_code == session.EXIT_INTERRUPTED
+    assert (first.report["finished"], first.report["planned"], first.report["complete"]) == (3, 6, False)
+    assert [r["seed"] for r in deals_of(tmp_path)] == [1, 2, 3]
+    md = (tmp_path / "bench.md").read_text()
+    assert "**Incomplete:** 3 of 6 deals" in md and "| debutante@5 | dfs | 3/6 |" in md
+    monkeypatch.setattr(store.DealStore, "append", append)
+
+    second = session.run(small_config(), tmp_path, progress=False, plots=False)
+    assert second.stopped == "complete" and second.report["complete"]
+    rows = deals_of(tmp_path)
+    assert sorted(r["seed"] for r in rows) == [1, 2, 3, 4, 5, 6]
+    assert [r["session"] for r in rows] == [1, 1, 1, 2, 2, 2]
+    assert [s["ended"] for s in second.report["sessions"]] == ["interrupted", "complete"]
+    straight = tmp_path / "straight"
+    session.run(small_config(), straight, progress=False, plots=False)
+    key = ("seed", "verdict", "nodes", "moves")
+    assert [[r[k] for k in key] for r in sorted(rows, key=lambda r: r["seed"])] == \
+        [[r[k] for k in key] for r in deals_of(straight)]
+
+    third = session.run(small_config(), tmp_path, progress=False, plots=False)  # all done: nothing solved
+    assert len(deals_of(tmp_path)) == 6 and third.report["sessions"][-1]["deals"] == 0
+
+
+def test_sigterm_stops_the_run_with_the_tables_written(tmp_path: Path):
+    """A real run in its own process, stopped by SIGTERM once a few deals are stored."""
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "bench", "golf@9", "--seeds", "1-5000", "--engines",
+                             "dfs", "--no-plots", "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if (out / store.DEALS).exists() and len(deals_of(out)) >= 3:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == session.EXIT_TERMINATED, err
+    stored = deals_of(out)
+    assert 3 <= len(stored) < 5000 and len({r["seed"] for r in stored}) == len(stored)
+    rep = json.loads((out / "bench.json").read_text())
+    assert rep["finished"] == len(stored) and rep["sessions"][0]["ended"] == "SIGTERM"
+    assert "run the same command again" in err
+
+
+def test_tables_from_partial_results(tmp_path: Path):
+    """A deals file left by a run killed outright (its last line cut short, no end record):
+    the next run drops the cut line, keeps the stored deals and solves the rest."""
+    session.run(small_config("1-2"), tmp_path, progress=False, plots=False)
+    path = tmp_path / store.DEALS
+    lines = path.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if '"kind":"end"' not in line]
+    path.write_text("".join(kept) + '{"kind":"deal","session":1,"layout":"debutante@5","rul')
+    out = session.run(small_config("1-4"), tmp_path, progress=False, plots=False)
+    assert out.report["complete"] and sorted(r["seed"] for r in deals_of(tmp_path)) == [1, 2, 3, 4]
+    assert [s["ended"] for s in out.report["sessions"]] == ["killed (no end record)", "complete"]
+    assert all(line.endswith("\n") for line in path.read_text().splitlines(keepends=True))
+
+
+def test_report_rebuilt_from_stored_records_alone():
+    config = small_config("1-3")
+    groups, _ = session.plan_groups(config)
+    records = [{"kind": "meta"}, {"kind": "session", "session": 1, "jobs": 1, "machine": {"cores": 2}},
+               *({"kind": "deal", "session": 1, "layout": "debutante@5", "rules_version": groups[0].rules_version,
+                  "runner": "dfs", "seed": s, "verdict": v, "reason": None, "seconds": t, "cpu_s": t, "nodes": n,
+                  "moves": None, "peak_mb": 30.0} for s, v, t, n in [(1, "won", 0.5, 10), (3, "lost", 0.1, 4)])]
+    rep = report.build(config, groups, records, [])
+    [g] = rep["groups"]
+    assert (g["deals"], g["planned"], rep["finished"], rep["planned"], rep["complete"]) == (2, 3, 2, 3, False)
+    assert [r["seed"] for r in g["rows"]] == [1, 3]
+    assert rep["sessions"][0]["ended"] == "running, or killed"
+    assert "**Incomplete:** 2 of 3 deals" in report.markdown(rep)
+
+
+def test_store_never_adds_a_deal_twice(tmp_path: Path):
+    s = store.DealStore(tmp_path, {"timeout": 1.0})
+    s.open()
+    row = {"kind": "deal", "session": 1, "layout": "x", "rules_version": 1, "runner": "dfs", "seed": 1,
+           "verdict": "won"}
+    s.append(row)
+    s.append(dict(row, verdict="lost"))
+    s.close()
+    assert [r["verdict"] for r in deals_of(tmp_path)] == ["won"]
+
+
+def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path):
+    first = store.DealStore(tmp_path, {})
+    first.open()
+    try:
+        with pytest.raises(InputError, match="another `patience bench` is writing"):
+            store.DealStore(tmp_path, {}).open()
+    finally:
+        first.close()
+
+
+# --------------------------------------------------------------- presets
+
+
+def test_preset_honours_its_arguments(tmp_path: Path):
+    """The old bug: asked for golf seeds 1-3, the suite measured black-hole 1..1000."""
+    from benchmarks.presets import PRESETS, bench_command
+
+    words = bench_command(PRESETS["hole"], ["golf@9", "--seeds", "1-3", "--no-peers", "--timeout", "30",
+                                            "--no-plots", "--out", str(tmp_path)])
+    assert main(["bench", *words]) == 0
+    rep = json.loads((tmp_path / "bench.json").read_text())
+    assert [(g["layout"], g["runner"], [r["seed"] for r in g["rows"]]) for g in rep["groups"]] == \
+        [("golf@9", "dfs", [1, 2, 3])]
+    assert rep["config"]["limits"] == {"timeout": 30.0} and not rep["config"]["peers"]
+    assert rep["command"].startswith("patience bench golf@9 --seeds 1-3 --engines dfs --timeout 30")
+
+
+def test_preset_keeps_its_own_options_and_drops_seeds_of_layouts_not_run():
+    from benchmarks.presets import PRESETS, bench_command
+
+    words = bench_command(PRESETS["tableau"], ["freecell", "canfield", "--jobs", "2"])
+    assert words[:2] == ["freecell", "canfield"]
+    seeds = [words[i + 1] for i, w in enumerate(words) if w == "--seeds"]
+    assert seeds == ["1-200", "freecell=1-1000,11982"]  # klondike's seeds went with klondike
+    assert "--peers" in words and words[words.index("--fc-solve-args") + 1] == "-l lg"
+    assert words[words.index("--jobs") + 1] == "2"
+    assert bench_command(PRESETS["tableau"], ["--seeds", "1-5"]).count("--seeds") == 1
+
+
+def test_peg_preset_writes_the_single_vacancy_layouts(tmp_path: Path):
+    from benchmarks.presets import PRESETS, bench_command
+
+    words = bench_command(PRESETS["peg"], ["english-33", "--vacancies", "english-33", "--goals", "vacated",
+                                           "--out", str(tmp_path)])
+    files = [w for w in words if w.endswith(".toml")]
+    assert len(files) == 33 and words[0] == "english-33"
+    lay = api.load_layout(str(tmp_path / "layouts" / "english-33-c1-vacated.toml"))
+    assert lay.name == "english-33-c1-vacated"
+    assert api.make_deal(lay) == api.load_layout("english-33").variant("v", empty=["c1"]).deal_from_seed()
+
+
+def test_benchmarks_main_dry_run_and_bad_preset(capsys):
+    from benchmarks.__main__ import main as bench_main
+
+    assert bench_main(["hole", "golf", "--seeds", "1-3", "--dry-run"]) == 0
+    assert capsys.readouterr().out.startswith("patience bench golf --seeds 1-3 --engines dfs")
+    assert bench_main(["no-such-preset"]) == 2
+    assert bench_main([]) == 0 and "winrates:" in capsys.readouterr().out
 
 
 # ----------------------------------------------------------------- peers
@@ -113,69 +306,155 @@ def test_fc_solve_options_come_from_the_layout():
         assert peers.fc_solve_options(api.load_layout(name)) is None
 
 
-def test_absent_peer_is_skipped_with_a_note(monkeypatch):
-    monkeypatch.setattr(peers, "fc_solve_path", lambda: None)
-    rep = session.run(Config(targets=[Target("freecell")], seeds=[1], engines=[], peers=True), progress=False)
-    assert rep["peers"] == [] and rep["results"] == []
-    assert any("fc-solve is not installed" in n for n in rep["notes"])
+def test_absent_peers_are_skipped_with_a_note(monkeypatch):
+    for peer in peers.PEERS.values():
+        monkeypatch.setattr(peer, "locate", lambda: None)
+    targets = [Target("freecell")]
+    groups, notes = session.plan_groups(Config(targets=targets, seeds=seed_plan(["1"], targets), engines=[],
+                                               peers=True))
+    assert groups == []
+    assert any("fc-solve is not installed here: skipped" in n and "freecell-solver-bin" in n for n in notes)
+    assert any("freecell-solver is not installed here" in n for n in notes)
 
 
 def test_peer_end_to_end_with_a_stand_in(tmp_path, monkeypatch):
-    """The whole peer path (board file, process, parser, summary) with a stand-in fc-solve that
-    prints the stored sample, so that it runs where fc-solve is not installed."""
+    """The whole fc-solve path (board file, process, parser, rows, comparison) with a stand-in
+    fc-solve that prints the stored sample, so that it runs where fc-solve is not installed."""
     fake = tmp_path / "fc-solve"
     fake.write_text(f'#!/bin/sh\nif [ "$1" = --version ]; then echo "libfreecell-solver version 9.9.9"; '
                     f'else cat "{DATA / "fc-solve-solved.txt"}"; fi\n')
     fake.chmod(0o755)
-    monkeypatch.setattr(peers, "fc_solve_path", lambda: str(fake))
-    rep = session.run(Config(targets=[Target("freecell")], seeds=[1, 2], engines=[], peers=True,
-                             peer_args=["-l", "lg"]), progress=False)
-    [peer] = rep["peers"]
-    assert (peer["peer"], peer["version"], peer["deals"], peer["won"]) == ("fc-solve", "9.9.9", 2, 2)
-    assert peer["median_iterations"] == 4217 and peer["options"][-2:] == ["-l", "lg"]
-    assert [r["moves"] for r in peer["rows"]] == [4, 4]
-    md = report.markdown(rep)
-    assert "| freecell | fc-solve | 9.9.9 | 2 | 2 | 0 | 0 | 0 |" in md
+    monkeypatch.setattr(peers.FcSolve, "locate", lambda self: str(fake))
+    monkeypatch.setattr(peers.FreecellSolverLib, "locate", lambda self: None)
+    targets = [Target("freecell")]
+    config = Config(targets=targets, seeds=seed_plan(["1-2"], targets), engines=[], peers=True,
+                    fc_solve_args=["-l", "lg"], command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    [g] = out.report["groups"]
+    assert (g["runner"], g["version"], g["deals"], g["won"], g["median_nodes"]) == ("fc-solve -l lg", "9.9.9", 2, 2,
+                                                                                     4217)
+    assert g["options"][-2:] == ["-l", "lg"] and [r["moves"] for r in g["rows"]] == [4, 4]
+    assert all(r["cpu_s"] >= 0 for r in g["rows"])
+    assert "- fc-solve -l lg 9.9.9 on freecell:" in (tmp_path / "run" / "bench.md").read_text()
 
 
-def test_benchmarks_suite_runs_patience_bench(tmp_path):
-    from benchmarks import bench as suite
-
-    assert suite.run(["debutante@5", "--seeds", "1", "--engines", "dfs", "--no-plots", "--out", str(tmp_path)]) == 0
-    rep = json.loads((tmp_path / "bench.json").read_text())
-    assert rep["config"]["command"].startswith("patience bench debutante@5 --seeds 1 --engines dfs")
-    assert rep["results"][0]["won"] == 1
-
-
-@pytest.mark.skipif(peers.fc_solve_path() is None, reason="fc-solve is not installed")
+@pytest.mark.skipif(peers.FcSolve().locate() is None, reason="fc-solve is not installed")
 def test_fc_solve_runs_on_a_deal():
-    from solver import deal as deals
-
     lay = api.load_layout("freecell")
-    row = peers.run_fc_solve(peers.fc_solve_path(), peers.fc_solve_options(lay),
-                             deals.to_board(api.make_deal(lay, 1), lay), timeout=60)
-    assert row["verdict"] == "won" and row["iterations"] > 0 and row["moves"] > 0
+    board = lay_board(lay, 1)
+    row = peers.FcSolve().solve(peers.FcSolve().locate() or "", board, peers.fc_solve_options(lay) or [],
+                                Limits(timeout=60))
+    assert row["verdict"] == "won" and row["nodes"] > 0 and row["moves"] > 0 and row["cpu_s"] > 0
+
+
+def lay_board(lay: Any, seed: int) -> str:
+    from solver.families import family_of
+
+    return family_of(lay).deal_to_board(lay, api.make_deal(lay, seed))
+
+
+class FakeLibrary:
+    """A stand-in for PyPI's freecell_solver: suspended until ``needs`` iterations, then solved."""
+
+    def __init__(self, needs: int):
+        self.needs, self.limit, self.moves = needs, 0, 3
+
+    def input_cmd_line(self, args: list[str]) -> None:
+        self.args = args
+
+    def limit_iterations(self, n: int) -> None:
+        self.limit = n
+
+    def get_num_times(self) -> int:
+        return min(self.limit, self.needs)
+
+    def solve_board(self, board: str) -> int:
+        return peers.FCS_WAS_SOLVED if self.limit >= self.needs else peers.FCS_SUSPEND
+
+    def resume_solution(self) -> int:
+        return self.solve_board("")
+
+    def get_next_move(self) -> object | None:
+        self.moves -= 1
+        return object() if self.moves >= 0 else None
+
+
+def test_freecell_solver_library_steps_until_solved_or_cut(monkeypatch):
+    lib = peers.FreecellSolverLib()
+    fake = FakeLibrary(needs=25_000)
+    monkeypatch.setattr(peers.FreecellSolverLib, "_instance", staticmethod(lambda: fake))  # read at each call
+    row = lib.solve("freecell_solver", "board", ["-l", "lg"], Limits(timeout=60))
+    assert (row["verdict"], row["nodes"], row["moves"]) == ("won", 25_000, 3) and fake.args == ["-l", "lg"]
+    fake = FakeLibrary(needs=25_000)
+    row = lib.solve("freecell_solver", "board", [], Limits(max_nodes=15_000))
+    assert (row["verdict"], row["reason"], row["nodes"]) == ("unknown", "max-iters", 15_000)
+
+
+@pytest.mark.skipif(peers.FreecellSolverLib().locate() is None, reason="freecell_solver (PyPI) is not usable here")
+def test_freecell_solver_library_runs_on_a_deal():
+    lay = api.load_layout("freecell")
+    row = peers.FreecellSolverLib().solve("freecell_solver", lay_board(lay, 1), peers.fc_solve_options(lay) or [],
+                                          Limits(timeout=60))
+    assert row["verdict"] == "won" and row["nodes"] > 0
 
 
 # ----------------------------------------------------------------- pieces
 
 
-def test_target_parse():
+def test_engine_refuses_a_core_it_does_not_have():
+    lay = api.load_layout("golf", 9)
+    deal = api.make_deal(lay, 1)
+    assert run_dfs(lay, deal, Limits(), core="python").stats["core"] == "python"
+    for engine in ("dfs", "auto", "both"):  # the portfolios refuse it too, never run CP-SAT alone
+        with pytest.raises(UnsupportedError, match="no core 'nonesuch'"):
+            api.solve(lay, deal=deal, engine=engine, limits=Limits(timeout=5), core="nonesuch")
+
+
+def test_target_parse_and_labels():
     assert Target.parse("debutante@5") == Target("debutante", 5)
     assert Target.parse("golf", 9) == Target("golf", 9) and Target.parse("golf").label == "golf"
     assert Target.parse("golf@9", 5).max_rank == 9
+    assert Target.parse("some/dir/my-game.toml").label == "my-game"
 
 
-def test_seed_ranges_written_back():
-    assert session._ranges([1, 2, 3, 5, 7, 8]) == "1-3,5,7-8"
+def test_seed_plan_per_layout():
+    targets = [Target("freecell"), Target("golf"), Target("golf", 9), Target("english-33")]
+    plan = seed_plan(["1-3", "freecell=1-2,11982", "golf@9=5"], targets)
+    assert plan == {"freecell": [1, 2, 11982], "golf": [1, 2, 3], "golf@9": [5], "english-33": [None]}
+    assert seed_plan(["golf=7"], targets[1:3])["golf@9"] == [7]  # a name covers every deck size
+    assert seed_plan([], targets[1:2])["golf"] == list(range(1, 21))
 
 
-def test_summary_counts():
+@pytest.mark.parametrize("specs, words", [
+    (["1-3", "4"], "given twice"),
+    (["klondike=1-3"], "none of the layouts"),
+    (["golf=1", "golf=2"], "given twice"),
+    (["english-33=1"], "no shuffle"),
+])
+def test_seed_plan_refuses(specs, words):
+    with pytest.raises(InputError, match=words):
+        seed_plan(specs, [Target("golf"), Target("english-33")])
+
+
+def test_summary_counts_decided_deals_only():
     rows = [{"seed": s, "verdict": v, "seconds": t, "cpu_s": t, "nodes": n, "peak_mb": m}
-            for s, v, t, n, m in [(1, "won", 1.0, 10, 20.0), (2, "lost", 3.0, 30, 25.0), (3, "unknown", 2.0, 20, 21.0)]]
-    s = runner.summarize(rows)
-    assert (s["won"], s["lost"], s["unknown"], s["decided_share"]) == (1, 1, 1, 0.6667)
-    assert (s["median_s"], s["max_s"], s["median_nodes"], s["nodes_per_s"], s["peak_mb"]) == (2.0, 3.0, 20, 10, 25.0)
+            for s, v, t, n, m in [(1, "won", 1.0, 10, 20.0), (2, "lost", 3.0, 30, 25.0),
+                                  (3, "unknown", 9.0, 60, 21.0), (4, "error", 0.5, None, 1.0)]]
+    s = summary.summarize(rows)
+    assert (s["won"], s["lost"], s["unknown"], s["errors"], s["decided_share"]) == (1, 1, 1, 1, 0.5)
+    assert (s["median_s"], s["max_s"], s["median_nodes"], s["max_nodes"]) == (2.0, 3.0, 20, 30)
+    assert (s["nodes_per_s"], s["peak_mb"]) == (7, 25.0)  # 100 nodes in 13.5 s
+    # Unknowns and errors count as lost at the low end and as won at the high end.
+    assert s["won_low"] < 0.25 < s["won_high"] and s["won_high"] > 0.5
+
+
+def test_comparison_of_two_cores():
+    a = [{"seed": i, "verdict": "won", "seconds": 0.1, "cpu_s": 0.1, "nodes": 100} for i in range(4)]
+    b = [{"seed": i, "verdict": "won" if i else "lost", "seconds": 1.0, "cpu_s": 1.0, "nodes": 100 if i else 7}
+         for i in range(5)]
+    c = summary.compare(a, b, same_search=True)
+    assert (c["deals"], c["both_decided"], c["disagree"], c["same_nodes"]) == (4, 4, [0], 3)
+    assert c["time_ratio"] == 0.1 and c["nodes_per_s_ratio"] == pytest.approx(10 * 400 / 307, rel=1e-3)
 
 
 def test_perft_is_reproducible():
@@ -186,12 +465,13 @@ def test_perft_is_reproducible():
     assert a["push_pop"] == 2 * round(a["mean_playout"] * a["playouts"])
 
 
-def test_busy_warning(monkeypatch):
-    monkeypatch.setattr(machine.os, "getloadavg", lambda: (3.5, 3.0, 2.0))
-    assert "load average is 3.5" in machine.busy_warning(1)
+def test_busy_notes(monkeypatch):
+    assert machine.busy_notes(3.5, None, 1, 2) == ["the 1-minute load average was 3.5 on 2 cores when the run started"]
+    assert machine.busy_notes(0.1, 1.2, 1, 2) == []  # the run's own job
+    assert "at the end" in machine.busy_notes(0.1, 2.9, 1, 2)[0]
+    assert "more than the 2 cores" in machine.busy_notes(None, None, 3, 2)[0]
     monkeypatch.setattr(machine.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
     assert machine.busy_warning(1) is None
-    assert "more than" in machine.busy_warning(10_000)
 
 
 # ----------------------------------------------------------------- bad input
@@ -200,17 +480,22 @@ def test_busy_warning(monkeypatch):
 @pytest.mark.parametrize("argv, words", [
     (["no-such-layout"], "no-such-layout"),
     (["golf", "--seeds", "5-1"], "runs backwards"),
+    (["golf", "--seeds", "freecell=1-3"], "none of the layouts"),
     (["golf", "--engines", "dfs,fast"], "--engines"),
+    (["golf", "--cores", "py thon"], "--cores"),
     (["golf@x"], "NAME@R"),
     (["golf@3"], "--max-ranks 3"),
-    (["golf", "--scaling-ranks", "0,5"], "--scaling-ranks"),
+    (["golf", "golf"], "given twice"),
     (["golf", "--jobs", "0"], "--jobs"),
     (["golf", "--peers", "--fc-solve-args", "'open"], "--fc-solve-args"),
     (["golf", "--seeds", "1-2", "--out", "FILE"], "is a file"),
+    (["golf", "--seeds", "1-2", "--out", "OLD"], "earlier benchmark"),
 ])
 def test_bad_input_one_line_exit_2(argv, words, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "FILE").write_text("x")
+    (tmp_path / "OLD").mkdir()
+    (tmp_path / "OLD" / "bench.md").write_text("a recorded result")
     try:
         code = main(["bench", *argv])
     except SystemExit as e:  # argparse's own checks
@@ -219,3 +504,14 @@ def test_bad_input_one_line_exit_2(argv, words, tmp_path, capsys, monkeypatch):
     assert code == 2
     assert len(err.splitlines()) == 1 and words in err, err
     assert not (tmp_path / "bench").exists()
+    assert sorted(os.listdir(tmp_path / "OLD")) == ["bench.md"]
+
+
+def test_resuming_with_other_limits_is_refused(tmp_path: Path, capsys):
+    assert main(["bench", "golf@9", "--seeds", "1", "--no-plots", "--out", str(tmp_path)]) == 0
+    before = (tmp_path / store.DEALS).read_text()
+    capsys.readouterr()
+    assert main(["bench", "golf@9", "--seeds", "1", "--timeout", "5", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "never mixed" in err
+    assert (tmp_path / store.DEALS).read_text() == before

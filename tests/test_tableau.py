@@ -512,7 +512,7 @@ TINY = {
     "alternate-kings": reduced("forecell", 4, [4, 4, 3, 3], cells=2, cells_deal=2),
     "any-no-spaces": reduced("bakers-dozen", 4, [4, 4, 4, 4]),
     "klondike-draw-3": reduced("klondike", 4, [1, 2, 3], [0, 1, 2]),
-    "klondike-draw-1": reduced("klondike-draw-1", 4, [1, 2, 3, 4], [0, 1, 2, 3]),
+    "klondike-draw-1": reduced("klondike-draw-1", 4, [1, 2, 3], [0, 1, 2]),
     "klondike-removable": reduced("klondike", 4, [1, 2, 3], [0, 1, 2], removable=True),
     "two-packs-draw-1": reduced("forty-thieves", 2, [2, 2, 2]),
 }

@@ -1,17 +1,20 @@
-"""``patience bench``: every engine and every peer on the same deals, side by side.
+"""``patience bench``: every engine, on every core, and every peer on the same deals, side by side.
 
-- ``session.py``: one run (layouts x engines x seeds; peers; perft; scaling) into a report dict
-- ``runner.py``: deals solved one at a time per worker process; rows and summaries
+- ``plan.py``: the layouts (``NAME@R``), each one's seeds, the runners (engines on cores, peers)
+- ``session.py``: one run into a folder: solve what is not stored yet, then write the tables
+- ``store.py``: the folder's deals file, one line per finished deal (resumable, interrupt-safe)
+- ``runner.py``: deals solved one at a time per worker process
+- ``summary.py``: summaries per group, comparisons of two runners on the same deals
+- ``peers.py``: other solvers (fc-solve, the freecell-solver library) and how to run them
 - ``perft.py``: the raw speed of the engine core (move generation, push/pop, keys)
-- ``peers.py``: other solvers (fc-solve) and the parser of their output
-- ``report.py`` / ``plots.py``: ``bench.json``, ``bench.md`` and PNG plots
-- ``machine.py``: what the numbers were measured on
+- ``report.py`` / ``plots.py``: ``bench.json``, ``bench.md`` and a PNG plot
+- ``machine.py``: what the numbers were measured on, and how busy it was
 """
 
 from __future__ import annotations
 
-from .report import write
-from .runner import Target
-from .session import Config, check, run
+from .plan import Config, Runner, Target, seed_plan
+from .report import prepare_out, write
+from .session import Outcome, check, run
 
-__all__ = ["Config", "Target", "check", "run", "write"]
+__all__ = ["Config", "Outcome", "Runner", "Target", "check", "prepare_out", "run", "seed_plan", "write"]

@@ -73,18 +73,30 @@ def machine() -> dict[str, Any]:
     }
 
 
-def busy_warning(jobs: int) -> str | None:
-    """A warning when other work holds the cores this run needs, else None.
+BUSY_LOAD = 0.5  # a 1-minute load average above this (besides the run's own jobs) means other work
+
+
+def busy_notes(load_at_start: float | None, load_at_end: float | None, jobs: int,
+               cores: int | None) -> list[str]:
+    """What says that other work held the cores a run needed, else nothing.
 
     Any load above half a core counts: a second busy core slows a deal several-fold
-    (shared caches and memory bandwidth), even when a core seems free."""
-    load = load_average()
-    cores = os.cpu_count() or 1
+    (shared caches and memory bandwidth), even when a core seems free.  At the end the
+    run's own ``jobs`` workers count in the load average, so only what is above them does."""
     notes = []
-    if load is not None and load > 0.5:
-        notes.append(f"the 1-minute load average is {load} on {cores} cores before the run starts")
-    if jobs > cores:
+    if load_at_start is not None and load_at_start > BUSY_LOAD:
+        notes.append(f"the 1-minute load average was {load_at_start} on {cores} cores when the run started")
+    if load_at_end is not None and load_at_end > jobs + BUSY_LOAD:
+        notes.append(f"the 1-minute load average was {load_at_end} at the end, more than the run's own "
+                     f"{jobs} job{'s' if jobs != 1 else ''} account for")
+    if cores is not None and jobs > cores:
         notes.append(f"--jobs {jobs} is more than the {cores} cores")
+    return notes
+
+
+def busy_warning(jobs: int) -> str | None:
+    """A warning, before a run starts, when other work holds the cores it needs, else None."""
+    notes = busy_notes(load_average(), None, jobs, os.cpu_count())
     if not notes:
         return None
     return "machine busy: " + "; ".join(notes) + ": timings will be inflated (node counts and verdicts are not)"

@@ -1,10 +1,20 @@
-"""Peers: other solvers run on the same deals, in the same run.
+"""Peers: other solvers, run on the same deals in the same run.
 
-Only fc-solve (Freecell Solver, Debian package ``freecell-solver-bin``) for now.
-Its game options are derived from the layout's data (cells, columns, building
-rule, spaces, sequence moves), never from the layout's name, so every layout of
-the FreeCell family that fc-solve can express gets it.  A peer that is not
-installed is skipped with a note, never imitated.
+Each peer is a ``Peer`` in ``PEERS``: which layouts it plays (its options are derived
+from the layout's data, never from its name), where it is installed, and how it
+solves one deal in a worker process.  A peer that is not installed is skipped with a
+note saying how to install it, never imitated.
+
+- ``fc-solve``: Freecell Solver's command-line program (Debian/Ubuntu package
+  ``freecell-solver-bin``), one process per deal; its seconds are the process's CPU
+  time (user + system), its wall seconds include starting the process.
+- ``freecell-solver``: the same library through its Python binding from PyPI
+  (``pip install freecell-solver``; it loads ``libfreecell-solver.so.0``, Debian
+  package ``libfreecell-solver0``), called in the worker process: no process start.
+
+Both play the FreeCell family only.  No installable peer covers the other families:
+PyPI's ``black-hole-solver`` (Black Hole, Golf) is a binding to
+``libblack_hole_solver.so.1``, which no package registry here provides.
 
 fc-solve prints one of three verdict lines (with ``-sel``) and then its counts:
 
@@ -12,25 +22,32 @@ fc-solve prints one of three verdict lines (with ``-sel``) and then its counts:
     Total number of states checked is N.
     This scan generated M states.
 
-"I could not solve this game." means its scan covered every state reachable
-with the move types it was told to use; that is fc-solve's claim, reported as
-its ``lost``.
+"I could not solve this game." (the library's ``FCS_STATE_IS_NOT_SOLVEABLE``) means its
+scan covered every state reachable with the move types it was told to use; that is
+fc-solve's claim, reported as its ``lost``.  A peer's ``nodes`` are its iterations
+(states checked): they count other work than our nodes and are not compared with them.
 """
 
 from __future__ import annotations
 
+import ctypes
+import importlib
+import importlib.util
 import re
 import resource
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..layout import Layout
+from ..limits import Limits
 
-FC_SOLVE = "fc-solve"
 _VERDICTS = {
     "This game is solveable.": "won",
     "I could not solve this game.": "lost",
@@ -42,6 +59,33 @@ _MOVE = re.compile(r"^Move ", re.M)
 _BUILD = {"alternate": "alternate_color", "suit": "suit", "any": "rank"}
 _SPACES = {"any": "all", "kings": "kings", "none": "none"}
 _SEQUENCE = {"single": "limited", "supermove": "limited", "sequence": "unlimited"}
+
+
+class Peer(ABC):
+    """Another solver: the layouts it plays, where it is installed, how it solves one deal."""
+
+    name: ClassVar[str]
+    install: ClassVar[str]  # how a user installs it
+
+    @abstractmethod
+    def options(self, layout: Any) -> list[str] | None:
+        """The peer's game options for ``layout``, or None when it cannot play it."""
+
+    @abstractmethod
+    def locate(self) -> str | None:
+        """Where the peer is installed (a path, a module), or None when it is not."""
+
+    @abstractmethod
+    def version(self, where: str) -> str | None: ...
+
+    @abstractmethod
+    def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
+        """Solve one deal (a board in fc-solve's format) in this process or a child of it:
+        a row with verdict, reason, seconds (wall), cpu_s, nodes (the peer's iterations),
+        moves and peak_mb."""
+
+
+# ------------------------------------------------------------------ fc-solve
 
 
 def parse_fc_solve(text: str) -> dict[str, Any]:
@@ -84,24 +128,30 @@ def fc_solve_options(layout: Any) -> list[str] | None:
             "--empty-stacks-filled-by", _SPACES[tab.spaces], "--sequence-move", _SEQUENCE[tab.moves]]
 
 
-def fc_solve_path() -> str | None:
-    return shutil.which(FC_SOLVE)
+def _child_setup() -> None:
+    """In the peer's process: out of the terminal's process group (Ctrl-C stops the run,
+    not a deal, which would then be stored as failed), and killed with its worker (Linux)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
 
 
-def fc_solve_version(path: str) -> str | None:
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    found = re.search(r"version\s+(\S+)", out)
-    lines = out.strip().splitlines()
-    return found.group(1) if found else (lines[-1] if lines else None)
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _children_peak_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
 def run_fc_solve(path: str, options: list[str], board: str, timeout: float | None,
                  max_iters: int | None = None) -> dict[str, Any]:
-    """Run fc-solve on one board (fc-solve board format); a row with its verdict,
-    seconds (wall clock, process start included), iterations and peak memory."""
+    """Run fc-solve on one board; a row with its verdict, wall seconds (process start
+    included), CPU seconds of the process, iterations and peak memory.  The worker runs one
+    process at a time, so the change in its children's CPU time is this process's."""
     with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
         board_file = Path(tmp) / "board.txt"
         board_file.write_text(board)
@@ -109,17 +159,17 @@ def run_fc_solve(path: str, options: list[str], board: str, timeout: float | Non
         if max_iters is not None:
             cmd += ["--max-iters", str(max_iters)]
         cmd.append(str(board_file))
-        t0 = time.perf_counter()
+        c0, t0 = _children_cpu(), time.perf_counter()
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, start_new_session=True,
+                                  preexec_fn=_child_setup)
         except subprocess.TimeoutExpired:
             return {"verdict": "unknown", "reason": "timeout", "seconds": time.perf_counter() - t0,
-                    "iterations": None, "peak_mb": _children_peak_mb()}
-        seconds = time.perf_counter() - t0
+                    "cpu_s": _children_cpu() - c0, "nodes": None, "moves": None, "peak_mb": _children_peak_mb()}
+        seconds, cpu = time.perf_counter() - t0, _children_cpu() - c0
     parsed = parse_fc_solve(done.stdout)
-    row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds,
-           "iterations": parsed["iterations"], "generated": parsed["generated"], "moves": parsed["moves"],
-           "peak_mb": _children_peak_mb()}
+    row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
+           "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
     if parsed["verdict"] is None:
         last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
         row["reason"] = f"exit {done.returncode}: {last[0][:200]}"
@@ -128,5 +178,98 @@ def run_fc_solve(path: str, options: list[str], board: str, timeout: float | Non
     return row
 
 
-def _children_peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+class FcSolve(Peer):
+    name = "fc-solve"
+    install = "Debian/Ubuntu: apt install freecell-solver-bin"
+
+    def options(self, layout: Any) -> list[str] | None:
+        return fc_solve_options(layout)
+
+    def locate(self) -> str | None:
+        return shutil.which("fc-solve")
+
+    def version(self, where: str) -> str | None:
+        try:
+            out = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = re.search(r"version\s+(\S+)", out)
+        lines = out.strip().splitlines()
+        return found.group(1) if found else (lines[-1] if lines else None)
+
+    def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
+        return run_fc_solve(where, options, board, limits.timeout, limits.max_nodes)
+
+
+# ------------------------------------------------------- freecell-solver (PyPI)
+
+FCS_WAS_SOLVED, FCS_IS_NOT_SOLVEABLE, FCS_SUSPEND = 0, 1, 5  # the library's fcs_enums.h
+FCS_STEP = 10_000  # iterations between two looks at the clock
+
+
+class FreecellSolverLib(Peer):
+    """The Freecell Solver library in the worker process, through PyPI's ``freecell_solver``.
+    The library has no clock: it runs ``FCS_STEP`` iterations at a time and the worker looks
+    at the clock between steps (so a deal may overrun the timeout by one step)."""
+
+    name = "freecell-solver"
+    install = ("pip install freecell-solver (a binding: it needs libfreecell-solver.so.0, "
+               "Debian/Ubuntu: apt install libfreecell-solver0)")
+
+    def options(self, layout: Any) -> list[str] | None:
+        return fc_solve_options(layout)
+
+    def locate(self) -> str | None:
+        if importlib.util.find_spec("freecell_solver") is None:
+            return None
+        try:
+            self._instance()
+        except (OSError, ImportError):  # the binding is there, the library it loads is not
+            return None
+        return "freecell_solver"
+
+    def version(self, where: str) -> str | None:
+        from importlib import metadata
+
+        try:
+            return metadata.version("freecell-solver")
+        except metadata.PackageNotFoundError:
+            return None
+
+    @staticmethod
+    def _instance() -> Any:
+        return importlib.import_module("freecell_solver").FreecellSolver()  # optional: not a dependency
+
+    def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
+        solver = self._instance()
+        solver.input_cmd_line(options)
+        t0, c0 = time.perf_counter(), time.process_time()
+        cap = limits.max_nodes
+        step = FCS_STEP if cap is None else min(FCS_STEP, cap)
+        solver.limit_iterations(step)
+        ret = solver.solve_board(board)
+        reason = None
+        while ret == FCS_SUSPEND:
+            iters = solver.get_num_times()
+            if cap is not None and iters >= cap:
+                reason = "max-iters"
+                break
+            if limits.timeout is not None and time.perf_counter() - t0 >= limits.timeout:
+                reason = "timeout"
+                break
+            solver.limit_iterations(iters + step if cap is None else min(iters + step, cap))
+            ret = solver.resume_solution()
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        verdict = {FCS_WAS_SOLVED: "won", FCS_IS_NOT_SOLVEABLE: "lost", FCS_SUSPEND: "unknown"}.get(ret, "error")
+        moves = None
+        if verdict == "won":
+            moves = 0
+            while solver.get_next_move() is not None:
+                moves += 1
+        return {"verdict": verdict, "reason": reason if verdict == "unknown" else
+                (f"library state {ret}" if verdict == "error" else None),
+                "seconds": seconds, "cpu_s": cpu, "nodes": solver.get_num_times(), "moves": moves,
+                "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+
+
+PEERS: dict[str, Peer] = {p.name: p for p in (FcSolve(), FreecellSolverLib())}

@@ -1,35 +1,154 @@
-"""A benchmark run written out: ``bench.json`` (everything, every deal) and ``bench.md`` (tables, plots)."""
+"""A benchmark written out: ``bench.json`` (everything, every deal) and ``bench.md`` (tables, plots).
+
+Both are built from the deals file alone (``store.py``) and the run's plan, so they can be
+rebuilt at any time from whatever deals have finished: after each group, after Ctrl-C, and by
+rerunning the command.  Each file is written to a temporary name and renamed into place, so
+a run killed while writing leaves the previous version, never half a file.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .machine import busy_notes
+from .plan import Config, Group, ranges
+from .store import DEALS, deal_key
+from .summary import compare, summarize
 
-RESULT_COLUMNS = ["layout", "engine", "deals", "won", "lost", "unknown", "decided_share", "won_share",
-                  "median_s", "p90_s", "max_s", "median_nodes", "p90_nodes", "max_nodes", "nodes_per_s",
-                  "cpu_s", "peak_mb", "load"]
-PEER_COLUMNS = ["layout", "peer", "version", "deals", "won", "lost", "unknown", "errors", "median_s", "p90_s",
-                "max_s", "median_iterations", "max_iterations", "peak_mb"]
-RATIO_COLUMNS = ["layout", "engine", "median_s", "peer_median_s", "time_ratio", "won", "peer_won", "disagree"]
+FORMAT = "patience-bench"
+FORMAT_VERSION = 2
+REPORT_FILES = ("bench.json", "bench.md")
+
+RESULT_COLUMNS = ["layout", "runner", "deals", "won", "lost", "unknown", "decided_share", "won_share",
+                  "won_95", "median_s", "p90_s", "max_s", "median_nodes", "p90_nodes", "max_nodes", "nodes_per_s",
+                  "cpu_s", "peak_mb"]
+COMPARE_COLUMNS = ["layout", "runner", "against", "deals", "both_decided", "disagree", "median_s",
+                   "against_median_s", "time_ratio", "median_cpu_s", "against_median_cpu_s", "cpu_ratio",
+                   "nodes_per_s_ratio", "same_nodes"]
+SESSION_COLUMNS = ["session", "started", "commit", "jobs", "load_at_start", "load_at_end", "deals", "ended"]
 PERFT_COLUMNS = ["layout", "playouts", "positions", "mean_branching", "mean_playout", "positions_per_s",
                  "moves_per_s", "push_pop_per_s", "keys_per_s", "us_per_position"]
-SCALING_COLUMNS = ["layout", "max_rank", "cards", "engine", "deals", "won", "lost", "unknown", "median_s",
-                   "p90_s", "max_s", "median_nodes", "max_nodes", "nodes_per_s"]
 
 
 def prepare_out(folder: str | Path) -> Path:
-    """The output folder, created if need be; an InputError if it cannot be."""
+    """The output folder, created if need be; an InputError if it cannot be, or if it holds
+    the report of an earlier benchmark without its deals file (a recorded result: never
+    overwritten)."""
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out}: is a file; expected a folder")
+    if not (out / DEALS).exists() and any((out / name).exists() for name in REPORT_FILES):
+        raise InputError(f"--out {out}: holds the report of an earlier benchmark without its {DEALS}; "
+                         f"it is not overwritten: give another --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise InputError(f"--out {out}: cannot create the folder: {e.strerror}") from None
     return out
+
+
+# ------------------------------------------------------------------ building
+
+
+def sessions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One line per run of the command into this folder: its machine, load, deals and end."""
+    ends = {r["session"]: r for r in records if r["kind"] == "end"}
+    counts: dict[int, int] = {}
+    for r in records:
+        if r["kind"] == "deal":
+            counts[r["session"]] = counts.get(r["session"], 0) + 1
+    starts = [r for r in records if r["kind"] == "session"]
+    out = []
+    for r in starts:
+        m, end = r["machine"], ends.get(r["session"], {})
+        unended = "running, or killed" if r is starts[-1] else "killed (no end record)"
+        out.append({"session": r["session"], "started": m.get("date"), "commit": m.get("commit"),
+                    "uncommitted_changes": m.get("uncommitted_changes"), "cores": m.get("cores"),
+                    "jobs": r["jobs"], "load_at_start": m.get("load_at_start"),
+                    "load_at_end": end.get("load_at_end"), "deals": counts.get(r["session"], 0),
+                    "wall_s": end.get("wall_s"),
+                    "ended": end.get("stopped", unended),
+                    "machine": m})
+    return out
+
+
+def warnings(runs: list[dict[str, Any]]) -> list[str]:
+    """Busy machines, mixed commits and uncommitted changes among the runs that stored deals."""
+    out = []
+    for s in runs:
+        busy = busy_notes(s["load_at_start"], s["load_at_end"], s["jobs"], s["cores"])
+        if busy and (s["deals"] or s is runs[-1]):
+            out.append(f"machine busy in session {s['session']}: " + "; ".join(busy)
+                       + ": timings are inflated (node counts and verdicts are not)")
+    commits = sorted({s["commit"] for s in runs if s["deals"] and s["commit"]})
+    if len(commits) > 1:
+        out.append(f"the deals were solved by sessions on different commits ({', '.join(commits)})")
+    if any(s["uncommitted_changes"] for s in runs if s["deals"]):
+        out.append("a session ran from a source tree with uncommitted changes in solver/")
+    return out
+
+
+def build(config: Config, groups: list[Group], records: list[dict[str, Any]], notes: list[str]) -> dict[str, Any]:
+    """The report: the plan's groups summarized from the stored deals, compared, and the runs' machines."""
+    stored = {deal_key(r): r for r in records if r["kind"] == "deal"}
+    planned = finished = 0
+    out_groups = []
+    for g in groups:
+        rows = [stored[g.key(s)] for s in g.seeds if g.key(s) in stored]
+        if g.unsupported is None:
+            planned += len(g.seeds)
+            finished += len(rows)
+        kept = [{k: v for k, v in r.items() if k not in ("kind", "layout", "rules_version", "runner")} for r in rows]
+        out_groups.append({"layout": g.target.label, "runner": g.runner.label, "peer": g.runner.peer,
+                           "engine": None if g.runner.peer else g.runner.name, "core": g.runner.core,
+                           "version": g.version, "options": g.options or None, "seeds": ranges(g.seeds),
+                           "planned": len(g.seeds), "unsupported": g.unsupported,
+                           **summarize(kept), "rows": kept})
+    in_plan = {g.key(s) for g in groups for s in g.seeds}
+    runs = sessions(records)
+    perft = {r["layout"]: r for r in records if r["kind"] == "perft"}  # the latest of each layout
+    return {
+        "format": FORMAT, "version": FORMAT_VERSION, "command": config.command, "config": config.to_json(),
+        "machine": runs[-1]["machine"] if runs else None,
+        "sessions": [{k: v for k, v in s.items() if k != "machine"} for s in runs],
+        "warnings": warnings(runs), "planned": planned, "finished": finished, "complete": finished == planned,
+        "outside_plan": sum(k not in in_plan for k in stored),
+        "groups": out_groups, "comparisons": comparisons(out_groups),
+        "perft": [{k: v for k, v in perft[t.label].items() if k not in ("kind", "session")}
+                  for t in config.targets if t.label in perft],
+        "notes": [*config.notes, *notes],
+    }
+
+
+def comparisons(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per layout: each core of an engine against its first core; each engine against each
+    engine before it (on their first cores); each engine run against each peer."""
+    out = []
+    for layout in dict.fromkeys(g["layout"] for g in groups):
+        ours = [g for g in groups if g["layout"] == layout and not g["peer"] and g["rows"]]
+        peers = [g for g in groups if g["layout"] == layout and g["peer"] and g["rows"]]
+        first: dict[str, dict[str, Any]] = {}
+        for g in ours:
+            base = first.setdefault(g["engine"], g)
+            if base is not g:
+                out.append(_pair(g, base, "core"))
+        engines = list(first.values())
+        for i, g in enumerate(engines):
+            out += [_pair(g, other, "engine") for other in engines[:i]]
+        out += [_pair(g, p, "peer") for g in ours for p in peers]
+    return out
+
+
+def _pair(g: dict[str, Any], against: dict[str, Any], kind: str) -> dict[str, Any]:
+    return {"layout": g["layout"], "runner": g["runner"], "against": against["runner"], "kind": kind,
+            **compare(g["rows"], against["rows"], same_search=kind == "core")}
+
+
+# ------------------------------------------------------------------ markdown
 
 
 def markdown_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
@@ -47,79 +166,109 @@ def markdown_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def result_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The groups that ran, for the results table (``deals`` as ``done/planned`` while unfinished)."""
+    rows = []
+    for g in report["groups"]:
+        if g["unsupported"] is not None:
+            continue
+        row = dict(g)
+        if g["deals"] < g["planned"]:
+            row["deals"] = f"{g['deals']}/{g['planned']}"
+        row["won_95"] = f"{_pct(g['won_low'])}-{_pct(g['won_high'])}" if g["deals"] else None
+        rows.append(row)
+    return rows
+
+
 def markdown(report: dict[str, Any]) -> str:
-    m = report["machine"]
     cfg = report["config"]
+    m = report["machine"] or {}
     v = m.get("versions") or {}
-    md = ["# patience bench", ""]
-    if cfg.get("command"):
-        md += [f"`{cfg['command']}`", ""]
-    md += [f"Machine: {m['cpu']}, {m['cores']} cores, {m['platform']}; load {m['load_at_start']} at the "
-           f"start and {report.get('load_at_end')} at the end; {m['date']}; commit {m['commit']}"
-           f"{' with uncommitted changes in solver/' if m.get('uncommitted_changes') else ''}; "
-           f"run took {report.get('wall_s')} s.", "",
+    md = ["# patience bench", "", f"`{report['command']}`", ""]
+    md += [f"Machine: {m.get('cpu')}, {m.get('cores')} cores, {m.get('platform')}; commit {m.get('commit')}"
+           f"{' with uncommitted changes in solver/' if m.get('uncommitted_changes') else ''}.", "",
            "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if val) + ".", "",
-           f"Seeds {cfg['seeds']}, engines {', '.join(cfg['engines'])}, timeout {cfg['timeout']} s per deal, "
-           f"{cfg['jobs']} deal(s) at a time (one per worker process; CP-SAT with one search worker).", ""]
+           "Limits per deal: " + (", ".join(f"{k} {val}" for k, val in cfg["limits"].items()) or "none")
+           + f"; {cfg['jobs']} deal(s) at a time, one per worker process (CP-SAT with one search worker).", "",
+           "Seeds: " + "; ".join(f"{k} {s}" for k, s in cfg["seeds"].items()) + ".", ""]
+    if report["complete"]:
+        md += [f"Complete: all {report['planned']} deals finished.", ""]
+    else:
+        md += [f"**Incomplete:** {report['finished']} of {report['planned']} deals finished; "
+               "rerun the same command to go on (finished deals are kept, never solved again).", ""]
     for w in report["warnings"]:
         md += [f"**Warning:** {w}.", ""]
-    results = [r for r in report["results"] if "skipped" not in r]
-    md += ["## Engines", "",
-           "Seconds are wall clock per deal in the worker (search and the verifier's replay of a win); "
-           "cpu_s sums the workers' CPU seconds; nodes_per_s = all nodes / all seconds; peak_mb is the "
-           "largest resident size of a worker process (Python and the libraries included). A deal cut short "
-           "by the timeout counts with the seconds it ran, so times of a group with unknowns are lower "
-           "bounds. CP-SAT's nodes are its search branches, not positions: compare its nodes with "
-           "CP-SAT's only. load: the 1-minute load average as the group started and ended.", "",
-           markdown_table(results, RESULT_COLUMNS) if results else "No engine ran.\n"]
-    if cfg.get("peers"):
+    md += ["## Sessions", "", "Each run of the command into this folder; the load is the 1-minute load average.", "",
+           markdown_table(report["sessions"], SESSION_COLUMNS)]
+    rows = result_rows(report)
+    md += ["## Results", "",
+           "Per layout and runner (an engine, `engine/core` with `--cores`, or a peer). Shares are of all deals; "
+           "won_95 is the 95% Wilson interval of the won share with every unknown counted as lost (low end) and "
+           "as won (high end). Seconds (wall clock of the solve in the worker; for our engines the referee's "
+           "replay of a win included) and nodes are per decided deal; nodes_per_s is all nodes over all "
+           "seconds; cpu_s sums the CPU seconds; peak_mb is the largest resident size of a worker (a peer run "
+           "as a process: of that process). CP-SAT's nodes are its search branches and a peer's its "
+           "iterations: compare them only with their own kind.", "",
+           markdown_table(rows, RESULT_COLUMNS) if rows else "Nothing ran.\n"]
+    unsupported = [g for g in report["groups"] if g["unsupported"] is not None]
+    if unsupported:
+        md += ["Unsupported (not run):", ""] + [f"- {g['layout']} / {g['runner']}: {g['unsupported']}"
+                                                for g in unsupported] + [""]
+    if report["comparisons"]:
+        md += ["## Comparisons", "",
+               "Two runners on the deals both ran: `disagree` lists the seeds both decided with different "
+               "verdicts (one of the two must be wrong); the medians are over the deals both decided, and "
+               "each ratio is the runner's median over the other's (below 1: the runner is faster). Against a "
+               "peer, cpu_ratio compares our CPU seconds with the peer's process CPU time. Between two cores "
+               "of one engine, nodes_per_s_ratio is the speed-up of the search and same_nodes counts the deals "
+               "on which both searched exactly as many nodes.", "",
+               markdown_table(report["comparisons"], COMPARE_COLUMNS)]
+    peer_groups = [g for g in report["groups"] if g["peer"]]
+    if cfg["peers"]:
         md += ["## Peers", ""]
-        if report["peers"]:
-            md += ["fc-solve is run as a separate process per deal (`fc-solve -m -sel` with the game "
-                   "options derived from the layout, and `--fc-solve-args` if given: "
-                   f"`{' '.join(cfg.get('peer_args') or []) or 'none'}`); its seconds include starting "
-                   "the process. "
-                   "Its `lost` is fc-solve's own claim (its scan found no solution with its move types).", "",
-                   markdown_table(report["peers"], PEER_COLUMNS), "",
-                   "time_ratio = our median seconds / the peer's median seconds on the same deals; "
-                   "disagree lists the deals both decided with different verdicts.", "",
-                   markdown_table([{"layout": p["layout"], **r} for p in report["peers"] for r in p["ratios"]],
-                                  RATIO_COLUMNS)]
-        else:
-            md += ["No peer ran (see the notes).", ""]
+        md += [f"- {g['runner']} {g['version'] or ''} on {g['layout']}: `{' '.join(g['options'] or [])}`"
+               for g in peer_groups] or ["No peer ran (see the notes)."]
+        md += [""]
     if report["perft"]:
         md += ["## Core speed (perft)", "",
                "Random playouts from the start positions of seeds 1..3 (the one start of a peg board), the same "
-               "moves on every machine: "
-               "at each position the legal moves are generated and the key computed, one move is pushed; "
-               "then all are popped. Rates are per second of the calls themselves.", "",
+               "moves on every machine: at each position the legal moves are generated and the key computed, "
+               "one move is pushed; then all are popped. Rates are per second of the calls themselves.", "",
                markdown_table(report["perft"], PERFT_COLUMNS)]
-    if cfg.get("scaling"):
-        md += ["## Scaling with the deal size", "",
-               f"Reduced decks (ranks A..R, R in {', '.join(map(str, cfg['scaling_ranks']))}) of "
-               f"{', '.join(cfg['scaling_layouts'])}, seeds {cfg['scaling_seeds']}.", ""]
-        md += [markdown_table(report["scaling"], SCALING_COLUMNS) if report["scaling"] else "Nothing ran.\n"]
     if report.get("plots"):
         md += ["## Plots", ""] + [f"![{p}]({p})" for p in report["plots"]] + [""]
     elif report.get("plots_note"):
         md += ["## Plots", "", report["plots_note"], ""]
-    if report["notes"]:
-        md += ["## Notes", ""] + [f"- {n}" for n in report["notes"]] + [""]
+    notes = list(report["notes"])
+    if report["outside_plan"]:
+        notes.append(f"{report['outside_plan']} deals stored in {DEALS} by other commands into this folder are "
+                     f"not in these tables")
+    if notes:
+        md += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     return "\n".join(md).rstrip("\n") + "\n"
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
-    """Write the plots (when matplotlib is installed), ``bench.json`` and ``bench.md`` into ``out``."""
+    """Write the plots (when asked and matplotlib is installed), ``bench.json`` and ``bench.md``."""
     written: list[Path] = []
     if plots:
         from .plots import plot
 
         names, note = plot(report, out)
-        report["plots"] = names
-        report["plots_note"] = note
+        report["plots"], report["plots_note"] = names, note
         written += [out / n for n in names]
     else:
         report["plots"], report["plots_note"] = [], "Plots skipped (--no-plots)."
-    (out / "bench.json").write_text(json.dumps(report, indent=1) + "\n")
-    (out / "bench.md").write_text(markdown(report))
+    _write_atomic(out / "bench.json", json.dumps(report, indent=1) + "\n")
+    _write_atomic(out / "bench.md", markdown(report))
     return [out / "bench.json", out / "bench.md", *written]

@@ -7,15 +7,18 @@ import csv
 import json
 import sys
 import time
-from concurrent.futures import BrokenExecutor, Executor
-from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import batch
 from ..errors import InputError
 from ..families import family_of
 from ..options import add_layout, nonnegative_int, positive_int
-from .solve import add_limits, engine_options, limits_from
+from .solve import add_core, add_limits, engine_options, limits_from
+
+if TYPE_CHECKING:  # imported where used: `patience solve` loads none of sqlite, multiprocessing, dask
+    from concurrent.futures import Executor
+    from contextlib import AbstractContextManager
+
+    from .. import batch
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deals solved at once (default: every core; with --scheduler, every worker thread)")
     p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
     add_limits(p)
+    add_core(p)
     p.add_argument("--workers", type=positive_int, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
     p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
@@ -54,6 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
+    from .. import batch
+
     seeds = batch.parse_seeds(args.seeds) if args.seeds is not None else None
     span = family_of(layout).seed_range(layout)
     if span is None:
@@ -71,7 +77,9 @@ def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
 
 
 def run_batch(args: argparse.Namespace) -> int:
-    from .. import api, engines
+    from concurrent.futures import BrokenExecutor
+
+    from .. import api, batch, engines
 
     layout = api.load_layout(args.layout, args.max_ranks)
     if args.engine not in engines.ENGINES:
@@ -136,6 +144,8 @@ def stored_note(progress: batch.Progress, store: batch.Store) -> str:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from .. import batch
+
     conn, meta = batch.open_report(args.db)
     try:
         if args.csv:

@@ -1,52 +1,64 @@
-"""``patience bench``: engines and peers on the same deals; perft; scaling; a JSON and Markdown report."""
+"""``patience bench``: engines, cores and peers on the same deals; resumable; a JSON and Markdown report."""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 import sys
-from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from ..errors import InputError
-from ..options import positive_float, positive_int
+from ..options import positive_int
+from .solve import add_limits, limits_from
 
 DEFAULT_LAYOUTS = ["black-hole", "golf", "debutante", "freecell"]
+DEFAULT_TIMEOUT = 10.0
+DESCRIPTION = (
+    "Solve the same deals with every engine (on every core of --cores) and, with --peers, every other "
+    "solver installed here that plays the layout, one deal at a time per worker process. Each deal is "
+    "stored in DIR/deals.jsonl as it finishes; rerunning the same command skips the deals stored and "
+    "goes on, and Ctrl-C or SIGTERM stops the run with the tables written from what finished. The tables "
+    f"are DIR/bench.json and DIR/bench.md. Limits per deal: --timeout (default {DEFAULT_TIMEOUT:g} s), "
+    "--max-nodes, --max-memory.")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bench", help="benchmark engines and peers on the same deals; write a report",
-                       description="Solve the same deals with every engine (and peers such as fc-solve), one "
-                                   "deal at a time per core, and write bench.json and bench.md (with PNG plots "
-                                   "when matplotlib is installed) into --out.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("layouts", nargs="*", metavar="LAYOUT",
                    help=f"layout names or files; NAME@R for a reduced deck of ranks A..R "
                         f"(default: {' '.join(DEFAULT_LAYOUTS)})")
-    p.add_argument("--seeds", default="1-20", metavar="SPEC", help="seeds and ranges, e.g. 1-50 (default 1-20)")
-    p.add_argument("--engines", default="dfs,cpsat", metavar="LIST",
-                   help="engines, comma separated, e.g. dfs,cpsat,auto (default dfs,cpsat)")
-    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
-                   help="seconds per deal and engine (default 10)")
+    p.add_argument("--seeds", action="append", metavar="[NAME=]SPEC",
+                   help="seeds and ranges for every layout (e.g. 1-1000), or NAME=SPEC for one layout "
+                        "(e.g. freecell=1-1000,11982); repeat for more layouts (default 1-20)")
+    p.add_argument("--engines", default="dfs", metavar="LIST",
+                   help="engines, comma separated, e.g. dfs,cpsat,auto (default dfs)")
+    p.add_argument("--cores", metavar="LIST",
+                   help="run each engine that searches on a core once per core, e.g. python,compiled, "
+                        "and compare them (default: each engine's own core)")
+    add_limits(p)
+    p.set_defaults(timeout=DEFAULT_TIMEOUT)
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="worker processes, one deal each at a time (default 1: timings are cleanest)")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck (ranks A..R) for every LAYOUT given without @R")
-    p.add_argument("--peers", action="store_true", help="also run the peers that cover a layout (fc-solve)")
+    p.add_argument("--peers", action=argparse.BooleanOptionalAction, default=False,
+                   help="also run every installed peer that plays a layout (fc-solve, freecell-solver)")
     p.add_argument("--fc-solve-args", default="", metavar="ARGS",
-                   help="more fc-solve arguments for --peers, e.g. '-l lg' (its fastest preset); "
-                        "default: none, fc-solve's default scan")
-    p.add_argument("--perft", action="store_true", help="also measure the engine core's raw speed")
+                   help="more arguments for the Freecell Solver peers, e.g. '-l lg' (its fastest preset); "
+                        "default: none, its default scan")
+    p.add_argument("--perft", action=argparse.BooleanOptionalAction, default=False,
+                   help="also measure the engine core's raw speed")
     p.add_argument("--perft-playouts", type=positive_int, default=100, metavar="N",
                    help="random playouts per start position for --perft (default 100)")
-    p.add_argument("--scaling", action="store_true",
-                   help="also measure time and nodes against deal size on reduced decks")
-    p.add_argument("--scaling-layouts", default="debutante,freecell", metavar="LIST",
-                   help="layouts for --scaling (default debutante,freecell)")
-    p.add_argument("--scaling-ranks", default="5,7,9,13", metavar="LIST",
-                   help="highest ranks of the reduced decks for --scaling (default 5,7,9,13)")
-    p.add_argument("--scaling-seeds", default="1-10", metavar="SPEC", help="seeds for --scaling (default 1-10)")
-    p.add_argument("--out", default="bench", metavar="DIR", help="the folder of the report (default ./bench)")
-    p.add_argument("--no-plots", action="store_true", help="write no PNG plots")
+    p.add_argument("--note", action="append", default=[], metavar="TEXT", help="a note for the report (repeatable)")
+    p.add_argument("--out", default="bench", metavar="DIR", help="the folder of the run (default ./bench)")
+    p.add_argument("--plots", action=argparse.BooleanOptionalAction, default=True,
+                   help="draw a PNG plot when matplotlib is installed (default: yes)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="benchmark engines, cores and peers on the same deals (resumable)",
+                       description=DESCRIPTION, allow_abbrev=False)
+    add_arguments(p)
     p.set_defaults(handler=run_bench)
 
 
@@ -64,68 +76,61 @@ def _split(text: str) -> list[str]:
         raise InputError(f"--fc-solve-args {text!r}: {e}") from None
 
 
-def _ranks(text: str) -> tuple[int, ...]:
-    try:
-        ranks = tuple(int(w) for w in _list(text, "--scaling-ranks"))
-    except ValueError:
-        raise InputError(f"--scaling-ranks {text!r}: expected ranks 1..13 separated by commas") from None
-    if not all(1 <= r <= 13 for r in ranks):
-        raise InputError(f"--scaling-ranks {text!r}: expected ranks 1..13 separated by commas")
-    return tuple(sorted(set(ranks)))
-
-
 def config_from(args: argparse.Namespace) -> Any:
     from .. import bench
-    from ..batch import parse_seeds
 
+    targets = [bench.Target.parse(t, args.max_ranks) for t in (args.layouts or DEFAULT_LAYOUTS)]
     return bench.Config(
-        targets=[bench.Target.parse(t, args.max_ranks) for t in (args.layouts or DEFAULT_LAYOUTS)],
-        seeds=parse_seeds(args.seeds), engines=_list(args.engines, "--engines"), timeout=args.timeout,
-        jobs=args.jobs, peers=args.peers, peer_args=_split(args.fc_solve_args), perft=args.perft,
-        perft_playouts=args.perft_playouts,
-        scaling=args.scaling, scaling_layouts=_list(args.scaling_layouts, "--scaling-layouts"),
-        scaling_ranks=_ranks(args.scaling_ranks), scaling_seeds=parse_seeds(args.scaling_seeds),
-        command=_command_line(args))
+        targets=targets, seeds=bench.seed_plan(args.seeds or [], targets),
+        engines=_list(args.engines, "--engines") if args.engines else [],
+        cores=_list(args.cores, "--cores") if args.cores else None, limits=limits_from(args), jobs=args.jobs,
+        peers=args.peers, fc_solve_args=_split(args.fc_solve_args), perft=args.perft,
+        perft_playouts=args.perft_playouts, notes=list(args.note), command=command_line(args))
 
 
-def _command_line(args: argparse.Namespace) -> str:
-    """The command in full (defaults written out), to repeat the run."""
-    words = ["patience", "bench", *(args.layouts or DEFAULT_LAYOUTS), "--seeds", args.seeds, "--engines", args.engines,
-             "--timeout", f"{args.timeout:g}", "--jobs", str(args.jobs)]
-    if args.max_ranks is not None:
-        words += ["--max-ranks", str(args.max_ranks)]
+def command_line(args: argparse.Namespace) -> str:
+    """The command in full (the defaults that matter written out), to repeat or resume the run."""
+    words = ["patience", "bench", *(args.layouts or DEFAULT_LAYOUTS)]
+    for spec in args.seeds or []:
+        words += ["--seeds", spec]
+    words += ["--engines", args.engines]
+    if args.cores:
+        words += ["--cores", args.cores]
+    for flag, value in (("--timeout", args.timeout), ("--max-nodes", args.max_nodes),
+                        ("--max-memory", args.max_memory), ("--max-ranks", args.max_ranks)):
+        if value is not None:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    words += ["--jobs", str(args.jobs)]
     if args.peers:
         words.append("--peers")
         if args.fc_solve_args:
             words += ["--fc-solve-args", args.fc_solve_args]
     if args.perft:
         words += ["--perft", "--perft-playouts", str(args.perft_playouts)]
-    if args.scaling:
-        words += ["--scaling", "--scaling-layouts", args.scaling_layouts, "--scaling-ranks", args.scaling_ranks,
-                  "--scaling-seeds", args.scaling_seeds]
+    for note in args.note:
+        words += ["--note", note]
+    if not args.plots:
+        words.append("--no-plots")
     return shlex.join(words + ["--out", args.out])
 
 
 def run_bench(args: argparse.Namespace) -> int:
     from .. import bench
-    from ..bench.report import RESULT_COLUMNS, markdown_table, prepare_out
+    from ..bench.report import markdown_table, result_rows
 
     config = config_from(args)
     bench.check(config)
-    out = prepare_out(args.out)
-    try:
-        report = bench.run(config)
-    except BrokenExecutor:
-        print("patience: a worker process died (killed, or out of memory?); no report written", file=sys.stderr)
-        return 1
-    files = bench.write(report, out, plots=not args.no_plots)
-    rows = [r for r in report["results"] if "skipped" not in r]
-    cols = ["layout", "engine", "deals", "won", "lost", "unknown", "median_s", "p90_s", "max_s", "nodes_per_s",
-            "peak_mb"]
-    assert set(cols) <= set(RESULT_COLUMNS)
+    out = bench.prepare_out(args.out)
+    outcome = bench.run(config, out, plots=args.plots)
+    rows = result_rows(outcome.report)
     if rows:
-        print(markdown_table(rows, cols), end="")
-    for note in report["notes"]:
+        print(markdown_table(rows, ["layout", "runner", "deals", "won", "lost", "unknown", "won_95", "median_s",
+                                    "p90_s", "max_s", "nodes_per_s", "peak_mb"]), end="")
+    for note in outcome.report["notes"]:
         print(f"note: {note}")
-    print("wrote " + ", ".join(str(f) for f in files))
-    return 0
+    print("wrote " + ", ".join(str(f) for f in outcome.files))
+    if outcome.stopped != "complete":
+        rep = outcome.report
+        print(f"patience bench: stopped ({outcome.stopped}); {rep['finished']} of {rep['planned']} deals are "
+              f"stored in {out / 'deals.jsonl'}; run the same command again to go on", file=sys.stderr)
+    return outcome.exit_code

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import api
 from ..engines import ENGINES
+from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
@@ -25,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
     add_limits(p)
+    add_core(p)
     p.add_argument("--workers", type=nonnegative_int, default=None, metavar="K",
                    help="CP-SAT search workers (default: CP-SAT's own choice)")
     p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
@@ -48,6 +50,12 @@ def add_limits(p: argparse.ArgumentParser) -> None:
                         "dropped when full, which costs time, never a verdict")
 
 
+def add_core(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--core", choices=CORES, default="auto",
+                   help="the DFS's search core: compiled (Cython) where the game's family has one and the "
+                        "extension is built, else python (default: auto); `patience --version` says which is built")
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=args.max_memory)
 
@@ -58,6 +66,8 @@ def engine_options(args: argparse.Namespace) -> dict:
         opts["workers"] = args.workers
     if getattr(args, "random_seed", None) is not None:
         opts["random_seed"] = args.random_seed
+    if getattr(args, "core", "auto") != "auto":
+        opts["core"] = args.core
     return opts
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..families import AnyLayout
 from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
@@ -24,6 +25,10 @@ Engine = Callable[..., EngineRun]
 
 ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto}
 
+# The engines whose search runs on a core (they take the ``core`` option, see ``dfs.CORES``);
+# CP-SAT's search is OR-Tools' own.
+USES_CORE = frozenset({"dfs", "both", "auto"})
+
 DESCRIPTIONS = {
     "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default)",
     "cpsat": "the game's CP-SAT model, solved by OR-Tools (lost only where the model is exact)",
@@ -31,8 +36,8 @@ DESCRIPTIONS = {
     "auto": "a portfolio: a short dfs, then cpsat, then dfs for the rest of --timeout",
 }
 
-__all__ = ["DESCRIPTIONS", "ENGINES", "Engine", "EngineRun", "Limits", "run"]
+__all__ = ["DESCRIPTIONS", "ENGINES", "USES_CORE", "Engine", "EngineRun", "Limits", "run"]
 
 
-def run(engine: str, layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run(engine: str, layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     return ENGINES[engine](layout, deal, limits, **options)

@@ -15,17 +15,20 @@ What is new is only the storage, in C:
   (in insertion order, which is also the eviction order), and an open-addressing
   index of 64-bit slots (a 24-bit hash tag and the key's arena offset) finds it;
   a tag match is confirmed by comparing the bytes, so no verdict rests on a hash.
-* ``LineSet``: the keys of the positions on the current line, an index into the
-  frames' keys.  Frames are removed last in, first out, and the last key
+* the on-line index (``Search.line``): the keys of the positions on the current
+  line, an open-addressing index into the frames' keys.  Frames are removed last in, first out, and the last key
   inserted into a linear-probing table can be removed by clearing its slot
   (no later key probed past it), so no tombstones are needed.
 * the frames (moves still to try, pushes that lead here, the key) live in three
   growable arenas: frames, move codes, key bytes.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc, calloc
 from libc.string cimport memcmp, memcpy, memmove
+
+from cpython.exc cimport PyErr_CheckSignals
 
 from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition
 
@@ -82,6 +85,12 @@ cdef inline uint64_t hash_key(const unsigned char* key, int n) noexcept:
     return _mix(h)
 
 
+cdef uint64_t hash_key_slack(bytes key) except? 0:
+    """``hash_key`` of a Python bytes object, copied into a buffer with SLACK."""
+    cdef bytes padded = key + bytes(SLACK)
+    return hash_key(padded, len(key))
+
+
 # ------------------------------------------------------------------ the noise
 
 # The restarts shake the move order with ``random.Random`` draws (``random()`` and
@@ -103,15 +112,22 @@ cdef struct Twister:
     int index
 
 
+cdef inline uint32_t _twist(uint32_t a, uint32_t b, uint32_t c) noexcept:
+    """The MT19937 recurrence: a word from the top bit of ``a``, the low bits of ``b``, and ``c``."""
+    cdef uint32_t y = (a & <uint32_t>0x80000000) | (b & <uint32_t>0x7fffffff)
+    return c ^ (y >> 1) ^ ((-(y & 1)) & <uint32_t>0x9908b0df)
+
+
 cdef uint32_t twister_word(Twister* t) noexcept:
     """The next 32-bit output of MT19937."""
     cdef uint32_t y
     cdef int k
-    if t.index >= MT_N:  # the next 624 words: each from three earlier ones (indices mod 624)
-        for k in range(MT_N):
-            y = (t.mt[k] & <uint32_t>0x80000000) | (t.mt[k + 1 if k + 1 < MT_N else 0] & <uint32_t>0x7fffffff)
-            t.mt[k] = t.mt[k + MT_M if k + MT_M < MT_N else k + MT_M - MT_N] ^ (y >> 1) \
-                ^ (<uint32_t>0x9908b0df if y & 1 else <uint32_t>0)
+    if t.index >= MT_N:  # the next 624 words, each from three earlier ones (indices mod 624)
+        for k in range(MT_N - MT_M):
+            t.mt[k] = _twist(t.mt[k], t.mt[k + 1], t.mt[k + MT_M])
+        for k in range(MT_N - MT_M, MT_N - 1):
+            t.mt[k] = _twist(t.mt[k], t.mt[k + 1], t.mt[k + MT_M - MT_N])
+        t.mt[MT_N - 1] = _twist(t.mt[MT_N - 1], t.mt[0], t.mt[MT_M - 1])
         t.index = 0
     y = t.mt[t.index]
     t.index += 1
@@ -159,8 +175,8 @@ def _twister_agrees() -> bool:
     cdef Twister t
     ref = random.Random(20240615)
     twister_load(&t, random.Random(20240615))
-    for i in range(3000):
-        n = 2 + i % 700
+    for i in range(300):
+        n = 2 + (i * 37) % 1000
         if twister_random(&t) != ref.random() or 1 + twister_below(&t, n - 1) != ref.randrange(1, n):
             return False
     return True
@@ -177,6 +193,7 @@ cdef enum:
 cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 
 
+@cython.final  # no subclass: its methods are called directly (and inlined) by the search
 cdef class KeyTable:
     """The keys of exhausted positions, stored whole; bounded by ``max_entries`` (-1: no bound).
 
@@ -192,9 +209,11 @@ cdef class KeyTable:
     cdef readonly int64_t count
     cdef readonly int64_t evictions
     cdef int64_t max_entries
+    cdef uint64_t hash_mask         # all ones; tests clear bits to make keys collide
 
-    def __cinit__(self, int64_t max_entries=-1):
+    def __cinit__(self, int64_t max_entries=-1, uint64_t hash_mask=0xFFFFFFFFFFFFFFFFULL):
         self.max_entries = max_entries
+        self.hash_mask = hash_mask
         self.room = 1 << 16
         self.arena = <unsigned char*>malloc(self.room)
         self.mask = (1 << 12) - 1
@@ -215,7 +234,21 @@ cdef class KeyTable:
     def arena_bytes(self) -> int:
         return self.used
 
+    # -- for tests
+    def __len__(self):
+        return self.count
+
+    def __contains__(self, bytes key):
+        return self.contains(key, len(key), hash_key_slack(key))
+
+    def insert(self, bytes key):
+        """Add a key that is not in the table."""
+        self.add(key, len(key), hash_key_slack(key))
+
+    # -- for the search
+
     cdef bint contains(self, const unsigned char* key, int n, uint64_t h) noexcept:
+        h &= self.hash_mask
         cdef uint64_t i = h & self.mask, s, tag = h >> OFFSET_BITS, off
         while True:
             s = self.slots[i]
@@ -230,6 +263,7 @@ cdef class KeyTable:
 
     cdef int add(self, const unsigned char* key, int n, uint64_t h) except -1:
         """Add a key known to be absent; evict the older half when over the bound."""
+        h &= self.hash_mask
         if self.used + n + 2 + SLACK > self.room:
             self._grow_arena(self.used + n + 2 + SLACK)
         if <uint64_t>(4 * (self.count + 1)) > 3 * (self.mask + 1):
@@ -276,7 +310,7 @@ cdef class KeyTable:
         cdef int n
         while off < self.used:
             n = self.arena[off] | (self.arena[off + 1] << 8)
-            self._place(hash_key(self.arena + off + 2, n), off)
+            self._place(hash_key(self.arena + off + 2, n) & self.hash_mask, off)
             off += n + 2
         return 0
 
@@ -317,6 +351,7 @@ cpdef long luby(long i):
     return (i + 1) >> 1
 
 
+@cython.final
 cdef class Search:
     """One call of the DFS: its position, stacks, table and counters."""
 
@@ -339,6 +374,7 @@ cdef class Search:
     cdef double noise
     cdef object rng              # the restarts' random.Random
     cdef bint twister            # its draws made here (TWISTER_OK), else by calling it
+    cdef bint twister_loaded     # the rng's state is in ``tw`` (loaded at the first draw)
     cdef Twister tw
 
     def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng):
@@ -348,8 +384,6 @@ cdef class Search:
         self.use_bounds = use_bounds
         self.rng = rng
         self.twister = TWISTER_OK and type(rng) is random.Random
-        if self.twister:
-            twister_load(&self.tw, rng)
         self.frames_room = 64
         self.moves_room = 4 * MAX_MOVES
         self.keys_room = 4 * MAX_KEY
@@ -429,15 +463,20 @@ cdef class Search:
 
     cdef double _random(self) except? -1.0:
         """``rng.random()``."""
-        return twister_random(&self.tw) if self.twister else self.rng.random()
+        if not self.twister:
+            return self.rng.random()
+        if not self.twister_loaded:  # most searches never draw: load the state only when needed
+            twister_load(&self.tw, self.rng)
+            self.twister_loaded = True
+        return twister_random(&self.tw)
 
     cdef int _randrange(self, int n) except -1:
-        """``rng.randrange(1, n)``."""
+        """``rng.randrange(1, n)`` (always after a ``_random``, so the state is loaded)."""
         return 1 + twister_below(&self.tw, n - 1) if self.twister else self.rng.randrange(1, n)
 
     cdef int give_back_rng(self) except -1:
         """Leave the rng where the calls made here would have left it."""
-        if self.twister:
+        if self.twister_loaded:
             twister_store(&self.tw, self.rng)
         return 0
 
@@ -530,16 +569,28 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
-           restarts, rng, progress):
-    """The DFS from ``pos`` (restored afterwards).  Mirrors ``solver.engines.dfs.dfs``.
+           restarts, rng, progress, double progress_every=0.5):
+    """The DFS from ``pos`` (restored afterwards, also when interrupted).  Mirrors
+    ``solver.engines.dfs.dfs``.
 
     ``max_nodes``, ``timeout``, ``max_entries`` may be None; ``restarts`` is None or
-    ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None
-    or a callable given a dict about twice a second.  Returns (verdict, reason, moves,
-    nodes, seconds, table size, evictions, table bytes).
+    ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
+    callable given a dict every ``progress_every`` seconds (looked at every 1024 nodes).
+    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes).
     """
     cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
     cdef int depth0 = pos.ply
+    try:
+        return _search(s, depth0, max_nodes, timeout, restarts, progress, progress_every)
+    except BaseException:  # Ctrl-C, SIGTERM's handler, a failing progress callback: leave pos as it was
+        while pos.ply > depth0:
+            pos.pop()
+        raise
+
+
+cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress, double progress_every):
+    """The loop of ``dfs``."""
+    cdef CorePosition pos = s.pos
     cdef int64_t run = 0, limit = -1 if max_nodes is None else max_nodes, budget
     cdef int64_t base = 0 if restarts is None else restarts[0]
     cdef double restart_noise = 0.0 if restarts is None else restarts[1]
@@ -562,15 +613,17 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
                 s.exhaust()
                 continue
             s.nodes += 1
-            if s.nodes & 1023 == 0 and (timed or reporting):
-                now = time.perf_counter()
-                if timed and now > deadline:
-                    return _finish(s, depth0, start, "unknown", f"timeout {timeout:g} s")
-                if reporting and now - last_report >= 0.5:
-                    last_report = now
-                    progress({"seconds": now - start, "nodes": s.nodes,
-                              "nodes_per_s": s.nodes / (now - start), "depth": s.nframes,
-                              "table": s.table.count})
+            if s.nodes & 1023 == 0:
+                PyErr_CheckSignals()  # in C, Python's signal handlers (Ctrl-C) run only when asked
+                if timed or reporting:
+                    now = time.perf_counter()
+                    if timed and now > deadline:
+                        return _finish(s, depth0, start, "unknown", f"timeout {timeout:g} s")
+                    if reporting and now - last_report >= progress_every:
+                        last_report = now
+                        progress({"seconds": now - start, "nodes": s.nodes,
+                                  "nodes_per_s": s.nodes / (now - start), "depth": s.nframes,
+                                  "table": s.table.count})
             if limit >= 0 and s.nodes > limit:
                 return _finish(s, depth0, start, "unknown", f"max-nodes {max_nodes}")
             if budget >= 0 and s.nodes >= budget:

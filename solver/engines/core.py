@@ -18,11 +18,12 @@ import importlib
 from functools import cache
 from typing import Any, Literal
 
-from ..errors import InputError, UnsupportedError
+from ..errors import UnsupportedError
 from ..families import family_of
 
 Core = Literal["compiled", "python"]
-CHOICES = ("auto", "compiled", "python")
+CORES: tuple[Core, ...] = ("compiled", "python")  # what the search can run on
+CHOICES = ("auto", *CORES)  # the ``core`` option
 
 
 @cache
@@ -52,7 +53,7 @@ def start_position(layout: Any, deal: Any, core: str = "auto") -> tuple[Any, Cor
     family has no compiled position; ``auto`` then falls back to the Python position.
     """
     if core not in CHOICES:
-        raise InputError(f"--core: expected one of {', '.join(CHOICES)}, got {core!r}")
+        raise UnsupportedError(f"engine dfs: no core {core!r} here (cores: {', '.join(CHOICES)})")
     family = family_of(layout)
     if core != "python":
         why = unavailable_reason()

@@ -12,18 +12,18 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ..families import family_of
+from ..families import AnyLayout, family_of
 from ..families.base import Model
 from ..limits import Limits
 from ..result import EngineRun
 
 
-def build(layout: Any, deal: Any, features: Any = None) -> Model:
+def build(layout: AnyLayout, deal: Any, features: Any = None) -> Model:
     """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
     return family_of(layout).cpsat_model(layout)(layout, deal, features)
 
 
-def run_cpsat(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_cpsat(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """Build and solve; the time to build the model counts against the timeout."""
     from ..families.cpsat import limit_reason  # imports OR-Tools: only when CP-SAT runs
 

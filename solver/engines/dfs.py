@@ -32,10 +32,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families import AnyLayout
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
-from .core import start_position
+from . import core as cores
+
+CORES = cores.CORES  # what the search runs on (the ``core`` option also takes ``auto``): engines/core.py
 
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
@@ -211,23 +214,24 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``progress``, if
     given, is called about twice a second with seconds, nodes, nodes_per_s, depth, table.
     """
-    from . import _dfs  # the extension module: only imported where it is known to be built
+    from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
     limits = limits or Limits()
     if max_entries is None and limits.max_memory is not None:
-        max_entries = max(64, limits.max_memory // _dfs.table_bytes_per_entry(len(pos.key())))
+        max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = _dfs.search(
+    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
         None if restarts is None else (restarts.base, restarts.noise), rng, progress)
     return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
 
 
-def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
-    ``core`` (auto, compiled, python) chooses the compiled or the pure-Python search."""
-    pos, core = start_position(layout, deal, options.get("core") or "auto")
+    ``core`` chooses the compiled or the pure-Python search (``CORES``, or ``auto``: compiled where
+    it is built and the family has a compiled position; any other is refused)."""
+    pos, core = cores.start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
@@ -236,4 +240,4 @@ def run_dfs(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun
                  use_bounds=options.get("use_bounds", True), restarts=restarts)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"core": core, "table": out.table_size, "evictions": out.evictions})
+                     {"table": out.table_size, "evictions": out.evictions, "core": core})

@@ -21,9 +21,9 @@ model is refused (``UnsupportedError``): there is nothing to compare.
 A layout that CP-SAT does not model skips step 2.  The shares are set by hand
 from what each engine is good at (the DFS decides most deals of the hole family
 and many card deals within a second or two; CP-SAT wins deals whose search tree
-is wide and proves losses the DFS must search out); ``benchmarks/cpsat.py``
+is wide and proves losses the DFS must search out); ``python -m benchmarks cpsat``
 measures the portfolio against each engine alone under the same per-deal time
-(``benchmarks/results/cpsat.md``).
+(recorded: ``benchmarks/results/cpsat.md``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import EngineDisagreement, UnsupportedError, VerificationFailed
-from ..families import family_of
+from ..families import AnyLayout, family_of
 from ..limits import Limits
 from ..result import EngineRun, Result
 from .cpsat import run_cpsat
@@ -55,7 +55,7 @@ class Disagreement(EngineDisagreement):
         said = ", ".join(f"{name} says {run.verdict}" for name, run in runs.items())
         super().__init__(f"the engines disagree: {said}")
 
-    def results(self, layout: Any, seed: int | None, deal: Any) -> list[Result]:
+    def results(self, layout: AnyLayout, seed: int | None, deal: Any) -> list[Result]:
         """Each engine's result, in the result contract."""
         shown = family_of(layout).deal_to_json(layout, deal)
         return [Result(layout=layout.name, seed=seed, engine=name, verdict=run.verdict, reason=run.reason,
@@ -63,14 +63,14 @@ class Disagreement(EngineDisagreement):
                 for name, run in self.runs.items()]
 
 
-def _timed(engine: str, layout: Any, deal: Any, limits: Limits, options: dict[str, Any]) -> EngineRun:
+def _timed(engine: str, layout: AnyLayout, deal: Any, limits: Limits, options: dict[str, Any]) -> EngineRun:
     t0 = time.perf_counter()
     run = PARTS[engine](layout, deal, limits, **options)
     run.stats["seconds"] = round(time.perf_counter() - t0, 4)
     return run
 
 
-def _check(engine: str, layout: Any, deal: Any, run: EngineRun) -> None:
+def _check(engine: str, layout: AnyLayout, deal: Any, run: EngineRun) -> None:
     """Replay a win; a win that does not replay is a bug, never a verdict."""
     if run.verdict != "won":
         return
@@ -81,11 +81,12 @@ def _check(engine: str, layout: Any, deal: Any, run: EngineRun) -> None:
 
 
 def _summary(run: EngineRun) -> dict[str, Any]:
+    core = {"core": run.stats["core"]} if "core" in run.stats else {}  # the DFS's: compiled or python
     return {"verdict": run.verdict, "reason": run.reason, "nodes": run.nodes,
-            "seconds": run.stats.get("seconds")}
+            "seconds": run.stats.get("seconds"), **core}
 
 
-def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """DFS and CP-SAT; raises ``Disagreement`` when one proves won and the other lost."""
     runs = {name: _timed(name, layout, deal, limits, options) for name in ("dfs", "cpsat")}
     for name, run in runs.items():
@@ -102,7 +103,7 @@ def run_both(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRu
     return EngineRun("unknown", reason, None, nodes, stats)
 
 
-def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRun:
+def run_auto(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """A short DFS, then CP-SAT, then the DFS for the rest of the time (the module text)."""
     budget = limits.timeout if limits.timeout is not None else AUTO_DEFAULT_BUDGET
     start = time.perf_counter()
@@ -126,6 +127,8 @@ def run_auto(layout: Any, deal: Any, limits: Limits, **options: Any) -> EngineRu
         try:
             run = _timed(engine, layout, deal, replace(limits, timeout=seconds), options)
         except UnsupportedError:
+            if engine != "cpsat":
+                raise  # the DFS refuses (e.g. a core it does not have): so does the portfolio
             continue  # no CP-SAT model for this layout: the DFS takes its time
         phases.append({"engine": engine, **_summary(run)})
         if run.verdict != "unknown":

@@ -14,8 +14,8 @@ per allowed successor pair, tied together by a circuit constraint (the sequence
 closed into a Hamiltonian circuit through the start card) and ``next => pos + 1``.
 The model is exact: every winning game is a solution and every solution replays.
 
-Optional features (on by default unless noted, each measured in
-``benchmarks/cpsat.py``):
+Optional features (on by default unless noted, each measured by the feature study
+that ``benchmarks/cpsat.py --features`` ran, in the project's history):
 
 - ``symmetry``: two tableau cards ``a < b`` of one rank in different columns can
   trade places in a solution whenever the column order allows; keep only the
@@ -38,10 +38,11 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
-from ...layout import Reads
+from ...layout import Layout, Reads
 from ...limits import Limits
 from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from .rules import neighbours
 
 FEATURES = {"symmetry": True, "alldiff": False, "sequence": True, "light_presolve": True}
 
@@ -55,7 +56,7 @@ READS = Reads("the CP-SAT hole model", {
 })
 
 
-def check_supported(layout: Any) -> None:
+def check_supported(layout: Layout) -> None:
     if layout.hole is None:
         raise UnsupportedError(f"layout {layout.name!r}: the hole model needs a [hole]")
     READS.check(layout)
@@ -66,9 +67,10 @@ class HoleModel:
 
     AUTO_SHARE: ClassVar[float] = 0.7  # the auto portfolio's share of the time left (see there)
 
-    def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
+    def __init__(self, layout: Layout, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout)
         self.layout = layout
+        self.near = neighbours(layout)  # the same rule table the DFS position reads
         self.flags = feature_flags(FEATURES, features)
         self.card: list[int] = [deal["hole"][0]]
         self.source: list[str] = ["hole"]
@@ -91,9 +93,7 @@ class HoleModel:
     # ------------------------------------------------------------ building
 
     def _adjacent(self, a: int, b: int) -> bool:
-        d = abs(cards.rank(a) - cards.rank(b))
-        top = self.layout.max_rank
-        return d == 1 or (self.layout.hole.wrap and d == top - 1 and top > 2)
+        return cards.rank(b) in self.near[cards.rank(a)]
 
     def _build(self) -> None:
         m = self.model

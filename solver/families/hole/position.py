@@ -45,18 +45,15 @@ they cost 13-70% more time for under 6% fewer nodes on PySol deals 1..80
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable
+from functools import cache
 from typing import Any
 
 from ... import cards
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
+from .rules import neighbours
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
-
-# What ``is_dead`` names, in order (the compiled position reports these by number).
-WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
-HEADS_DEAD = "heads bound: a column card can get no predecessor"
-DEAD_REASONS = (WALK_DEAD, HEADS_DEAD)
 
 # The rules this position plays; any other rule value is refused (``Reads``).  Columns only
 # give cards to the hole: nothing is built on them and nothing moves into an empty one.
@@ -67,7 +64,13 @@ READS = Reads("the hole family's DFS position", {
     "stock.turn": {"hole", "none"},
 })
 
+# What ``is_dead`` names, in order (the compiled position reports these by number).
+WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
+HEADS_DEAD = "heads bound: a column card can get no predecessor"
+DEAD_REASONS = (WALK_DEAD, HEADS_DEAD)
 
+
+@cache  # the same few tables for every deal
 def _connected_table(n: int, cyclic: bool) -> list[bool]:
     """For every set of edges (a bit mask over ``n`` edges), whether it is one run."""
     full = (1 << n) - 1
@@ -127,15 +130,7 @@ class HolePosition:
                 self.slot_depth.append(j)
         nslots = len(self.slot_card)
 
-        # Ranks next to each rank (a set, so a rank is never its own neighbour
-        # and two ranks with wrap are not counted twice).
-        self.near: list[tuple[int, ...]] = [()]
-        for r in range(1, 14):
-            ns = {x for x in (r - 1, r + 1) if 1 <= x <= top}
-            if self.wrap and r in (1, top):
-                ns.add(top if r == 1 else 1)
-            ns.discard(r)
-            self.near.append(tuple(sorted(ns)))
+        self.near = neighbours(layout)  # the ranks next to each rank (the rule table, rules.py)
 
         self._bind_key(piles)
         self._bind_walk()

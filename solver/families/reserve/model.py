@@ -40,8 +40,8 @@ Variables (an *item* is one physical card: two packs give two items per card)
 
 The model is exact for every layout ``check_supported`` accepts: a ``lost`` is a
 proof.  Redundant constraints and dominance rules (``FEATURES``) only remove
-solutions that another solution of the model replaces; each is measured in
-``benchmarks/cpsat.py``.
+solutions that another solution of the model replaces; each was measured by the
+feature study that ``benchmarks/cpsat.py --features`` ran (in the project's history).
 """
 
 from __future__ import annotations
@@ -54,10 +54,11 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
-from ...layout import Reads
+from ...layout import Layout, Reads
 from ...limits import Limits
 from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from .rules import foundation_sequences
 
 FEATURES = {
     # the total number of cards on columns never exceeds count x capacity (implied)
@@ -109,7 +110,7 @@ READS = Reads("the CP-SAT debutante-family model", {
 ))
 
 
-def check_supported(layout: Any) -> None:
+def check_supported(layout: Layout) -> None:
     """Raise ``UnsupportedError`` unless the model is exact for ``layout``'s rules."""
     READS.check(layout)
 
@@ -125,7 +126,7 @@ class Item:
 class ReserveModel:
     AUTO_SHARE: ClassVar[float] = 0.7  # the auto portfolio's share of the time left (see there)
 
-    def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
+    def __init__(self, layout: Layout, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout)
         self.layout = layout
         self.flags = feature_flags(FEATURES, features)
@@ -171,17 +172,14 @@ class ReserveModel:
     def _foundations(self) -> None:
         """Which copy goes to which row, and the build order of every foundation."""
         m, lay = self.model, self.layout
-        top = lay.max_rank
         self.slot_time: dict[tuple[int, int], Any] = {}  # (foundation, rank) -> instant or -1
         self.prev_slot: dict[tuple[int, int], tuple[int, int] | None] = {}
         slots_of: dict[int, list[tuple[int, int]]] = {}  # card -> free slots
-        for f in range(4 * len(lay.foundations.rows)):
-            row, suit = lay.foundations.rows[f // 4], f % 4
-            ranks = list(range(1, top + 1)) if row.direction == 1 else list(range(top, 0, -1))
+        for f, sequence in enumerate(foundation_sequences(lay)):  # the same table the DFS position reads
             prev = None
-            for j, rank in enumerate(ranks):
+            for j, card in enumerate(sequence):
+                rank = cards.rank(card)
                 key = (f, rank)
-                card = cards.make(rank, suit)
                 if j == 0 and f in self.preset:
                     if self.preset[f] != card:
                         raise UnsupportedError(f"foundation:{f} starts with {cards.name(self.preset[f])}, "

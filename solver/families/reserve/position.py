@@ -26,8 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import cards
-from ...deal import Deal, foundation_base
+from ...deal import Deal
 from ...layout import Layout, Reads
+from .rules import foundation_sequences
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the debutante family's DFS position", {
@@ -76,12 +77,7 @@ class ReservePosition:
 
         # Foundation f takes the cards seq[f] in order (row f // 4, suit f % 4).
         nf = self.nf = fnd.count
-        self.seq: list[list[int]] = []
-        for f in range(nf):
-            row = fnd.rows[f // 4]
-            base = cards.rank(foundation_base(layout, f))
-            ranks = range(base, layout.max_rank + 1) if row.direction > 0 else range(base, 0, -1)
-            self.seq.append([cards.make(rk, f % 4) for rk in ranks])
+        self.seq: list[list[int]] = [list(s) for s in foundation_sequences(layout)]  # rules.py
         # Tables are indexed by a card's value: card | marks << 6.
         self.where = [[NEVER] * 256 for _ in range(nf)]  # place in f's order
         for f in range(nf):

@@ -91,7 +91,7 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
-from ...layout import Reads
+from ...layout import Layout, Reads
 from ...limits import Limits
 from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
@@ -130,7 +130,7 @@ READS = Reads("the CP-SAT tableau model", {
 })
 
 
-def check_supported(layout: Any, deal: dict[str, list[int]]) -> None:
+def check_supported(layout: Layout, deal: dict[str, list[int]]) -> None:
     """Refuse, in one line, a layout whose rules this model does not capture exactly."""
     READS.check(layout)
     if deal.get("stock"):
@@ -146,7 +146,7 @@ class TableauModel:
     # proves it lost in about 11 s; with the default share CP-SAT took the time it needed).
     AUTO_SHARE: ClassVar[float] = 0.15
 
-    def __init__(self, layout: Any, deal: dict[str, list[int]], features: Any = None):
+    def __init__(self, layout: Layout, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout, deal)
         self.layout = layout
         self.deal = deal
@@ -408,7 +408,8 @@ class TableauModel:
         return solution_json(TableauPosition(self.layout, self.deal), moves)
 
 
-def single_card_moves(layout: Any, deal: dict[str, list[int]], solution: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def single_card_moves(layout: Layout, deal: dict[str, list[int]],
+                      solution: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``solution`` (moves of the result contract) with each group move made card by card.
 
     A group of ``n`` cards going from a column to a column travels through the free

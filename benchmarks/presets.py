@@ -1,0 +1,196 @@
+"""The benchmark presets: each one a ``patience bench`` command, written down.
+
+``python -m benchmarks PRESET [ARGS]`` runs ``patience bench`` with the preset's layouts
+and options.  Every ARG is a ``patience bench`` argument and replaces the preset's own
+(layouts replace its layouts; ``--seeds`` replaces all its seeds; ``--no-peers`` turns
+its peers off), so nothing the user gives is ignored.  The full command is printed
+before it runs and recorded in the report.  Results go to
+``benchmarks/results/PRESET-YYYY-MM-DD/`` unless ``--out`` says otherwise; rerunning
+the same command resumes it.  Run benchmarks alone on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.bench.plan import Target
+from solver.cli import _Parser
+from solver.commands.bench import add_arguments, command_line
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DEBUTANTE_FAMILY = ["debutante", "debutante-unlimited", "debutante-fifo", "colorado", "grandfather", "double-line",
+                    "twenty", "sly-fox"]
+TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen", "forty-thieves",
+           "klondike", "klondike-draw-1", "canfield"]
+PEG_CENTRE = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]
+PEG_BOARDS = ["english-33", "french-37"]
+PEG_GOALS = ["vacated", "anywhere"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    doc: str
+    layouts: list[str]
+    options: list[str]  # patience bench options, as words
+    # Options of the preset itself (parsed before the rest goes to patience bench) and the
+    # layouts they add: (add its options to a parser, (parsed options, out folder, write) -> more layouts).
+    extra: tuple[Callable[[argparse.ArgumentParser], None],
+                 Callable[[argparse.Namespace, Path, bool], list[str]]] | None = field(default=None)
+
+
+# ---------------------------------------------------------------- peg boards
+
+
+def _peg_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vacancies", default=",".join(PEG_BOARDS), metavar="BOARDS",
+                   help=f"boards whose every single-vacancy start is solved, comma separated, or 'none' "
+                        f"(default {','.join(PEG_BOARDS)})")
+    p.add_argument("--goals", default=",".join(PEG_GOALS), metavar="GOALS",
+                   help="goals of the single-vacancy starts: vacated (one peg left in the hole that was empty, "
+                        "the complement problem) and/or anywhere (default vacated,anywhere)")
+
+
+def peg_variants(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
+    """Layout files, in ``out/layouts``, of every single-vacancy start of each board of
+    ``--vacancies`` with each goal of ``--goals``: the board's own file with its start and
+    goal replaced.  Their names are ``BOARD-HOLE-GOAL``.  Without ``write``, only their paths."""
+    from solver import api
+    from solver.errors import InputError
+    from solver.schema import builtin_dir
+
+    boards = [] if args.vacancies == "none" else [b.strip() for b in args.vacancies.split(",")]
+    goals = [g.strip() for g in args.goals.split(",")]
+    if bad := [g for g in goals if g not in PEG_GOALS]:
+        raise InputError(f"--goals: expected {' and/or '.join(PEG_GOALS)}, got {bad[0]!r}")
+    folder = out / "layouts"
+    paths = []
+    for board in boards:
+        layout = api.load_layout(board)
+        source = Path(board) if board.endswith(".toml") else builtin_dir() / f"{board}.toml"
+        text = source.read_text(encoding="utf-8")
+        head = text[:text.index("[start]")]
+        for hole in layout.board.names:
+            for goal in goals:
+                name = f"{board}-{hole}-{goal}"
+                title = f"{board}, start with {hole} empty, one peg left " + (
+                    f"in {hole}" if goal == "vacated" else "anywhere")
+                body = re.sub(r"(?m)^title = .*$", f'title = "{title}"', head)
+                body += f'[start]\nempty = ["{hole}"]\n\n[goal]\npegs = 1\n'
+                body += f'hole = "{hole}"\n' if goal == "vacated" else ""
+                path = folder / f"{name}.toml"
+                if write:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    path.write_text(f"# Written by `python -m benchmarks peg` from {board}.toml.\n" + body)
+                paths.append(str(path))
+    return paths
+
+
+# ------------------------------------------------------------------- presets
+
+PRESETS = {p.name: p for p in [
+    Preset("winrates", "Win rates of the debutante family: 1000 seeds of each of its 8 layouts, a node "
+           "limit per deal (verdicts that do not depend on the machine); won/lost/unknown, the won share's "
+           "95% interval, seconds and nodes per decided deal.",
+           DEBUTANTE_FAMILY, ["--seeds", "1-1000", "--engines", "dfs", "--max-nodes", "20000", "--timeout", "60"]),
+    Preset("tableau", "The tableau family: FreeCell (Microsoft deals 1..1000, and 11982, the one deal of "
+           "the first 32000 that cannot be won) with fc-solve `-l lg` as a peer, Klondike 1..1000, every other "
+           "tableau layout (Canfield, Forty Thieves, ...) 1..200, 10 s per deal.",
+           TABLEAU, ["--seeds", "1-200", "--seeds", "freecell=1-1000,11982", "--seeds", "klondike=1-1000",
+                     "--engines", "dfs", "--timeout", "10", "--peers", "--fc-solve-args", "-l lg",
+                     "--note", "Klondike (draw 3, thoughtful): Blake and Gent publish a winnable share of "
+                               "81.945% +- 0.084%."]),
+    Preset("hole", "The hole family: Black Hole and Golf, PySol deals 1..1000, with every installed peer "
+           "that plays them.", ["black-hole", "golf"],
+           ["--seeds", "1-1000", "--engines", "dfs", "--timeout", "60", "--peers",
+            "--note", "Reference: Shlomi Fish's black-hole-solver finds 877 of PySol's Black Hole deals 1..1000 "
+                      "winnable and 463 of its Golf deals 1..1000 (PySolFC rules)."]),
+    Preset("cpsat", "Agreement of the engines: the DFS, CP-SAT and the auto portfolio on the same deals of "
+           "the debutante and hole families; every deal both decided with different verdicts is listed.",
+           ["debutante", "colorado", "grandfather", "double-line", "black-hole", "golf"],
+           ["--seeds", "1-30", "--seeds", "grandfather=1-10", "--seeds", "double-line=1-10",
+            "--engines", "dfs,cpsat,auto", "--timeout", "20"]),
+    Preset("cpsat-tableau", "The CP-SAT tableau model against the DFS on reduced decks of the FreeCell family "
+           "and Baker's Dozen, seeds 1..50 of each.",
+           ["freecell@3", "freecell@4", "freecell@5", "bakers-game@4", "bakers-game@5", "bakers-dozen@4",
+            "bakers-dozen@5", "eight-off@4", "seahaven-towers@4", "forecell@4"],
+           ["--seeds", "1-50", "--engines", "dfs,cpsat", "--timeout", "20"]),
+    Preset("peg", "Peg solitaire: the English and French central games (one peg left in the centre, or "
+           "anywhere), then every single-vacancy start of both boards with each goal, both engines.",
+           PEG_CENTRE, ["--engines", "dfs,cpsat", "--timeout", "60"], extra=(_peg_options, peg_variants)),
+    Preset("cores", "The compiled core against the pure-Python core: the DFS on both, on the same deals, "
+           "with perft; the speed-up is nodes_per_s_ratio in the comparisons.",
+           ["black-hole", "golf", "debutante@9", "debutante", "colorado", "freecell", "klondike"],
+           ["--seeds", "1-100", "--engines", "dfs", "--cores", "python,compiled", "--timeout", "10", "--perft"]),
+    Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 at 10 s, the DFS on both cores, "
+           "fc-solve `-l lg` (and the freecell-solver library, when installed) on the same deals.",
+           ["freecell"], ["--seeds", "1-1000", "--engines", "dfs", "--cores", "python,compiled", "--timeout", "10",
+                          "--peers", "--fc-solve-args", "-l lg"]),
+]}
+
+
+# ------------------------------------------------------------------ building
+
+
+def bench_parser() -> argparse.ArgumentParser:
+    """``patience bench``'s own arguments, errors as one line and exit code 2."""
+    p = _Parser(prog="patience bench", allow_abbrev=False)
+    add_arguments(p)
+    return p
+
+
+def given_options(argv: list[str]) -> dict[str, Any]:
+    """The ``patience bench`` options (and layouts) that ``argv`` gives, by their dest.
+
+    argparse fills in a default only where the namespace has no value yet, so each dest
+    starts as a marker and what is still the marker afterwards was not given (lists start
+    as None, which an appending option turns into a list)."""
+    unset = object()
+    marks = {dest: None if value is None or isinstance(value, list) else unset
+             for dest, value in vars(bench_parser().parse_args([])).items()}
+    ns = bench_parser().parse_args(argv, namespace=argparse.Namespace(**marks))
+    return {dest: value for dest, value in vars(ns).items()
+            if value is not marks[dest] and value != [] and not (value is None and marks[dest] is None)}
+
+
+def default_out(preset: Preset) -> str:
+    """``benchmarks/results/PRESET-YYYY-MM-DD``, relative to the current folder when it is inside it."""
+    out = RESULTS / f"{preset.name}-{time.strftime('%Y-%m-%d')}"
+    rel = os.path.relpath(out)
+    return out.as_posix() if rel.startswith("..") else rel
+
+
+def bench_command(preset: Preset, argv: list[str], write: bool = True) -> list[str]:
+    """The ``patience bench`` arguments of ``preset`` run with the user's ``argv``: every
+    option the user gives replaces the preset's (its layouts too).  ``write``: write the
+    layout files the preset makes (the peg boards' variants)."""
+    extra_args = None
+    if preset.extra is not None:
+        p = _Parser(prog=f"python -m benchmarks {preset.name}", allow_abbrev=False, add_help=False)
+        preset.extra[0](p)
+        extra_args, argv = p.parse_known_args(argv)
+    given = given_options(argv)
+    ns = bench_parser().parse_args([*preset.layouts, *preset.options])
+    for dest, value in given.items():
+        setattr(ns, dest, value)
+    if "out" not in given:
+        ns.out = default_out(preset)
+    if extra_args is not None and preset.extra is not None:
+        ns.layouts = [*ns.layouts, *preset.extra[1](extra_args, Path(ns.out), write)]
+    if "layouts" in given and "seeds" not in given:  # the preset's seeds for layouts still in the run
+        names = {n for t in ns.layouts for n in (Target.parse(t).label, Target.parse(t).short_name)}
+        ns.seeds = [s for s in ns.seeds or [] if "=" not in s or s.partition("=")[0] in names]
+    return shlex.split(command_line(ns))[2:]
+
+
+def describe(preset: Preset) -> str:
+    words = ["patience", "bench", *preset.layouts, *preset.options]
+    return f"{preset.name}: {preset.doc}\n    = {shlex.join(words)} --out {default_out(preset)}"

@@ -1,0 +1,57 @@
+"""The command line's side of the compiled core: ``--core``, ``--version``, and a quick start
+(``patience solve`` loads neither networkx nor OR-Tools)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from solver.engines.core import compiled_available
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return out.stdout
+
+
+@pytest.mark.parametrize("core", ["auto", "python"])
+def test_solve_loads_no_graph_or_cpsat_library(core):
+    code = ("import sys; from solver.cli import main; "
+            f"main(['solve', 'black-hole', '--seed', '1', '--core', '{core}']); "
+            "print(sorted({m.split('.')[0] for m in sys.modules}))")
+    loaded = run(code).splitlines()[-1]
+    for heavy in ("networkx", "ortools", "sqlite3", "multiprocessing", "dask", "matplotlib", "numpy"):
+        assert f"'{heavy}'" not in loaded, heavy
+
+
+def test_version_names_the_core(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("patience ")
+    if compiled_available():
+        assert out[1] == "core: compiled (Cython)"
+    else:
+        assert out[1].startswith("core: python (no compiled extension: ")
+
+
+def test_core_option(capsys):
+    assert main(["solve", "black-hole", "--seed", "3", "--core", "python", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["core"] == "python"
+    assert main(["solve", "black-hole", "--seed", "3", "--json"]) == 0
+    want = "compiled" if compiled_available() else "python"
+    assert json.loads(capsys.readouterr().out)["stats"]["core"] == want
+
+
+def test_core_compiled_where_there_is_none_is_bad_input(capsys):
+    assert main(["solve", "freecell", "--seed", "1", "--core", "compiled"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no compiled core; use --core python" in err

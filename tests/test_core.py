@@ -1,0 +1,368 @@
+"""The compiled search core (issue #15): the compiled DFS and the hole family's compiled
+position against the pure-Python reference, node for node.
+
+Skipped when the extension is not built, unless ``PATIENCE_REQUIRE_COMPILED=1`` (CI sets
+it), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from walks import assert_push_then_pop_restores, perft
+
+from solver import api, cards
+from solver.engines import dfs as pydfs
+from solver.engines.core import compiled_available, start_position, unavailable_reason
+from solver.engines.dfs import Restarts, compiled_dfs, dfs
+from solver.errors import UnsupportedError
+from solver.families import family_of, solution_json
+from solver.families.hole.position import HolePosition
+from solver.limits import Limits
+from solver.schema import builtin_names
+
+REQUIRED = os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1"
+
+
+def test_compiled_core_is_built_where_required():
+    """CI installs with a compiler and sets PATIENCE_REQUIRE_COMPILED=1: the tests must run the
+    built extension there, not skip it."""
+    if REQUIRED:
+        assert compiled_available(), unavailable_reason()
+
+
+if not compiled_available() and not REQUIRED:
+    pytest.skip(f"the compiled core is not built ({unavailable_reason()})", allow_module_level=True)
+
+from solver.engines import _dfs  # noqa: E402
+from solver.families.hole import _core  # noqa: E402
+
+HoleCore = _core.HoleCore
+
+HOLE_LAYOUTS = [n for n in builtin_names() if family_of(api.load_layout(n)).name == "hole"]
+SHAKY = Restarts(base=3, noise=0.6, seed=7)  # many restarts: the shared table and the noise work hard
+
+
+def both(lay: Any, deal: Any) -> tuple[HolePosition, HoleCore]:
+    return HolePosition(lay, deal), HoleCore(HolePosition(lay, deal))
+
+
+def summary(out: pydfs.Outcome) -> tuple[Any, ...]:
+    return out.verdict, out.reason, out.nodes, out.moves, out.table_size, out.evictions
+
+
+def reduced(name: str) -> list[Any]:
+    """The layout on two reduced decks (a third and two thirds of the way from the smallest deck
+    it can deal to the full one) and on the full deck."""
+    lowest = next(r for r in range(1, 14) if _deals(name, r))
+    ranks = sorted({lowest + (13 - lowest) // 3, lowest + 2 * (13 - lowest) // 3} - {13})
+    return [api.load_layout(name, r) for r in ranks] + [api.load_layout(name)]
+
+
+def _deals(name: str, max_rank: int) -> bool:
+    try:
+        api.load_layout(name, max_rank)
+    except Exception:
+        return False
+    return True
+
+
+def test_the_hole_family_has_layouts():
+    assert set(HOLE_LAYOUTS) >= {"black-hole", "golf"}
+
+
+# ------------------------------------------------------------ node for node
+
+
+@pytest.mark.parametrize("name", HOLE_LAYOUTS)
+@pytest.mark.parametrize("restarts, max_entries", [(None, None), (Restarts(), None), (SHAKY, None),
+                                                   (None, 100), (SHAKY, 100)])
+def test_node_for_node(name, restarts, max_entries):
+    """Same verdict, reason, node count, moves, table size and evictions as the pure-Python
+    DFS, on reduced decks and the full deck, with node limits and a small table."""
+    limits = Limits(max_nodes=6000, max_memory=None if max_entries is None else max_entries * pydfs.BYTES_PER_ENTRY)
+    seen = set()
+    for lay in reduced(name):
+        for seed in range(1, 7):
+            deal = api.make_deal(lay, seed)
+            ref, core = both(lay, deal)
+            want = dfs(ref, limits, restarts=restarts)
+            got = compiled_dfs(core, limits, restarts=restarts, max_entries=max_entries)
+            assert summary(got) == summary(want), (lay.name, lay.max_rank, seed)
+            assert core.history == [] and core.state() == HoleCore(HolePosition(lay, deal)).state()
+            if got.verdict == "won":
+                assert solution_json(core, got.moves) == solution_json(ref, want.moves)
+            seen.add(got.verdict)
+            if max_entries is not None and got.evictions:
+                seen.add("evicted")
+    assert len(seen & {"won", "lost", "unknown"}) >= 2  # not one kind of search only
+    if max_entries is not None:
+        assert "evicted" in seen
+
+
+def test_the_python_dfs_runs_on_the_compiled_position():
+    lay = api.load_layout("golf")
+    for seed in (2, 5, 9):
+        ref, core = both(lay, api.make_deal(lay, seed))
+        assert summary(dfs(core, Limits(max_nodes=3000))) == summary(dfs(ref, Limits(max_nodes=3000)))
+
+
+def test_switches_and_limits():
+    lay = api.load_layout("black-hole")
+    deal = api.make_deal(lay, 4)
+    for kw in ({"use_forced": False}, {"use_bounds": False}, {"use_forced": False, "use_bounds": False}):
+        ref, core = both(lay, deal)
+        assert summary(compiled_dfs(core, Limits(max_nodes=4000), **kw)) == \
+            summary(dfs(ref, Limits(max_nodes=4000), **kw)), kw
+    for n in (0, 1, 2, 1023, 1024, 1025):
+        ref, core = both(lay, deal)
+        assert summary(compiled_dfs(core, Limits(max_nodes=n))) == summary(dfs(ref, Limits(max_nodes=n))), n
+
+
+def test_a_dead_deal_names_its_bound():
+    lay = replace(api.load_layout("black-hole"), max_rank=13,
+                  tableau=replace(api.load_layout("black-hole").tableau, count=2, deal=(1, 1)))
+    deal = {"hole": [cards.parse("AS")], "tableau:0": [cards.parse("2C")], "tableau:1": [cards.parse("5D")]}
+    ref, core = both(lay, deal)
+    want, got = dfs(ref), compiled_dfs(core)
+    assert got.verdict == want.verdict == "lost"
+    assert got.reason == want.reason and "walk bound" in (got.reason or "")
+
+
+def test_timeout_gives_unknown():
+    lay = api.load_layout("golf")
+    core = HoleCore(HolePosition(lay, api.make_deal(lay, 31)))  # lost after 389093 nodes
+    out = compiled_dfs(core, Limits(timeout=0.01), restarts=Restarts())
+    assert out.verdict == "unknown" and out.reason == "timeout 0.01 s"
+    assert core.history == []
+
+
+def test_a_signal_interrupts_the_search_and_the_position_is_restored():
+    """Ctrl-C (or any signal handler that raises) stops the compiled loop within 1024 nodes."""
+    import signal
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_: Any) -> None:
+        raise Stop
+
+    lay = api.load_layout("golf")
+    deal = api.make_deal(lay, 31)  # lost after 389093 nodes
+    core = HoleCore(HolePosition(lay, deal))
+    seen: list[dict[str, Any]] = []
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.002)
+        with pytest.raises(Stop):
+            _dfs.search(core, None, None, None, True, True, None, random.Random(0), seen.append, 0.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert seen and seen[-1]["nodes"] < 300_000  # stopped inside the search, not after it
+    assert core.state() == HoleCore(HolePosition(lay, deal)).state()
+
+
+def test_progress_reports():
+    lay = api.load_layout("golf")
+    core = HoleCore(HolePosition(lay, api.make_deal(lay, 3)))
+    reports: list[dict[str, Any]] = []
+    out = _dfs.search(core, 5000, None, None, True, True, None, random.Random(0), reports.append, 0.0)
+    assert out[3] == 5001 and len(reports) == 4  # nodes 1024, 2048, 3072, 4096
+    assert set(reports[0]) == {"seconds", "nodes", "nodes_per_s", "depth", "table"}
+    assert [r["nodes"] for r in reports] == [1024, 2048, 3072, 4096]
+
+
+# ------------------------------------------------------------ the table
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.binary(min_size=0, max_size=40), max_size=300), st.integers(1, 40),
+       st.sampled_from([0xFFFFFFFFFFFFFFFF, 0]))
+def test_key_table_is_exact(keys, bound, hash_mask):
+    """Against a dict with the pure-Python table's eviction; a hash mask of 0 makes every key
+    collide, so every answer rests on comparing the bytes."""
+    table = _dfs.KeyTable(bound, hash_mask)
+    ref = pydfs._Table(bound)
+    for k in keys:
+        assert (k in table) == (k in ref.keys)
+        if k not in ref.keys:
+            ref.add(k)
+            table.insert(k)
+        assert len(table) == len(ref.keys) and table.evictions == ref.evictions
+    assert all(k in table for k in ref.keys)
+
+
+def test_luby_matches():
+    assert [_dfs.luby(i) for i in range(1, 3000)] == [pydfs.luby(i) for i in range(1, 3000)]
+
+
+def test_noise_draws_match_random_random():
+    """The draws made in C are random.Random's: the same search when the rng is a subclass (the
+    search then calls the object itself), and the rng handed back in the same state."""
+
+    class Called(random.Random):
+        pass
+
+    assert _dfs.TWISTER_OK and _dfs._twister_agrees()
+    lay = api.load_layout("golf")
+    for seed in (3, 20):
+        outs, states = [], []
+        for rng in (random.Random(7), Called(7)):
+            core = HoleCore(HolePosition(lay, api.make_deal(lay, seed)))
+            out = _dfs.search(core, 3000, None, None, True, True, (3, 0.6), rng, None)
+            outs.append(out[:4])
+            states.append(rng.getstate())
+        assert outs[0] == outs[1] and states[0] == states[1] != random.Random(7).getstate()
+
+
+def test_bytes_per_entry_is_what_the_limit_assumes():
+    lay = api.load_layout("golf")
+    core = HoleCore(HolePosition(lay, api.make_deal(lay, 31)))
+    out = _dfs.search(core, 50000, None, None, True, True, None, random.Random(0), None)
+    entries, held = out[5], out[7]
+    assert entries > 20000
+    # what the table holds (arena and index, as allocated) is what max_memory is divided by, within 25%
+    assert held / entries <= 1.25 * _dfs.table_bytes_per_entry(len(core.key()))
+    # and --max-memory turns into that many entries
+    mem = 200_000
+    bounded = compiled_dfs(HoleCore(HolePosition(lay, api.make_deal(lay, 31))), Limits(max_nodes=50000, max_memory=mem))
+    assert bounded.evictions > 0 and bounded.table_size <= mem // _dfs.table_bytes_per_entry(len(core.key()))
+
+
+# ------------------------------------------------------------ the compiled position
+
+
+@pytest.mark.parametrize("name", HOLE_LAYOUTS)
+def test_perft(name):
+    for lay in reduced(name):
+        for seed in (1, 2, 3):
+            ref, core = both(lay, api.make_deal(lay, seed))
+            assert perft(core, 4) == perft(ref, 4)
+
+
+@pytest.mark.parametrize("name", HOLE_LAYOUTS)
+def test_random_playouts_agree(name):
+    """Random playouts to the end: the same moves, forced move, bound and won at every step."""
+    rng = random.Random(5)
+    for lay in reduced(name):
+        for seed in range(1, 9):
+            ref, core = both(lay, api.make_deal(lay, seed))
+            while True:
+                assert_same(ref, core)
+                moves = ref.legal_moves()
+                if not moves:
+                    break
+                m = rng.choice(moves)
+                ref.push(m)
+                core.push(m)
+
+
+def assert_same(ref: HolePosition, core: HoleCore) -> None:
+    assert [core.reference_move(m) for m in core.legal_moves()] == ref.legal_moves()
+    f = core.forced_move()
+    assert (None if f is None else core.reference_move(f)) == ref.forced_move()
+    assert core.is_dead() == ref.is_dead()
+    assert core.is_won() == ref.is_won()
+    assert core.history == ref.history and core.ply == len(ref.history)
+    for m in core.legal_moves():
+        assert core.move_json(m) == ref.move_json(core.reference_move(m))
+
+
+@st.composite
+def small_deal(draw):
+    """A shuffled reduced pack dealt to a few columns (and a stock, for golf): small, so that
+    equal rank sequences (interchangeable columns) and transpositions are common."""
+    golf = draw(st.booleans())
+    max_rank = draw(st.integers(3, 6))
+    pack = draw(st.permutations(cards.pack(1, max_rank)))
+    ncols = draw(st.integers(2, 6))
+    in_columns = len(pack) - 1 - (draw(st.integers(0, 8)) if golf else 0)
+    sizes = [in_columns // ncols + (i < in_columns % ncols) for i in range(ncols)]
+    deal = {"hole": [pack[0]]}
+    at = 1
+    for i, n in enumerate(sizes):
+        deal[f"tableau:{i}"] = list(pack[at:at + n])
+        at += n
+    if at < len(pack):
+        deal["stock"] = list(pack[at:])
+    base = api.load_layout("golf" if golf else "black-hole")
+    lay = replace(base, max_rank=max_rank, tableau=replace(base.tableau, count=ncols, deal=(1,) * ncols))
+    return lay, deal
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_deal(), st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
+def test_push_then_pop_restores_the_compiled_position(case, picks):
+    lay, deal = case
+    assert_push_then_pop_restores(HoleCore(HolePosition(lay, deal)), picks)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_deal(), st.randoms(use_true_random=False))
+def test_keys_are_equal_exactly_when_the_references_are(case, rnd):
+    """Over many random walks of one deal, compiled key equality is reference key equality
+    (a one-to-one map between the keys), and the two walk in step."""
+    lay, deal = case
+    ref, core = both(lay, deal)
+    to_core: dict[Any, bytes] = {}
+    to_ref: dict[bytes, Any] = {}
+    for _ in range(12):
+        while True:
+            assert_same(ref, core)
+            a, b = ref.key(), core.key()
+            assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
+            moves = ref.legal_moves()
+            if not moves:
+                break
+            m = rnd.choice(moves)
+            ref.push(m)
+            core.push(m)
+        while ref.history:
+            assert core.pop() == ref.pop()
+    assert core.state() == HoleCore(HolePosition(lay, deal)).state()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_deal())
+def test_small_deals_node_for_node(case):
+    lay, deal = case
+    ref, core = both(lay, deal)
+    assert summary(compiled_dfs(core, restarts=SHAKY)) == summary(dfs(ref, restarts=SHAKY))
+
+
+def test_bad_moves_are_refused():
+    lay = api.load_layout("black-hole")
+    core = HoleCore(HolePosition(lay, api.make_deal(lay, 1)))
+    with pytest.raises(ValueError):
+        core.push(99)
+    with pytest.raises(IndexError):
+        core.pop()
+
+
+# ------------------------------------------------------------ choosing the core
+
+
+def test_auto_runs_the_compiled_core_and_agrees_on_full_deals():
+    for name, seeds in (("black-hole", range(1, 9)), ("golf", range(1, 9))):
+        for seed in seeds:
+            c = api.solve(name, seed=seed, limits=Limits(max_nodes=5000))
+            p = api.solve(name, seed=seed, limits=Limits(max_nodes=5000), core="python")
+            assert c.stats["core"] == "compiled" and p.stats["core"] == "python"
+            assert (c.verdict, c.reason, c.stats["nodes"], c.solution) == \
+                (p.verdict, p.reason, p.stats["nodes"], p.solution), (name, seed)
+
+
+def test_a_family_without_a_compiled_core():
+    lay = api.load_layout("freecell")
+    deal = api.make_deal(lay, 1)
+    with pytest.raises(UnsupportedError, match="no compiled core"):
+        start_position(lay, deal, "compiled")
+    assert start_position(lay, deal, "auto")[1] == "python"
+    assert api.solve(lay, seed=1, limits=Limits(max_nodes=10)).stats["core"] == "python"
