@@ -26,7 +26,7 @@ from solver.engines import dfs as pydfs
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families import family_of, solution_json
 from solver.families.reserve.position import DEAD_REASONS, ReservePosition
-from solver.layout import Layout, Reserve, Stock
+from solver.layout import FoundationRow, Layout, Reserve, Stock
 from solver.limits import Limits
 from solver.schema import builtin_names
 
@@ -57,12 +57,19 @@ def variant(name: str, ranks: int, columns: int, **rules: Any) -> Layout:
     sto = {k: v for k, v in rules.items() if k in Stock.__dataclass_fields__}
     assert len(res) + len(sto) == len(rules), rules
     lay = replace(lay, reserve=replace(lay.reserve, count=columns, **res), stock=replace(lay.stock, **sto))
-    return replace(lay.with_max_rank(ranks), name=f"{name}-{ranks}-{columns}-{'-'.join(map(str, rules.values()))}")
+    return replace(lay.with_max_rank(ranks), name="-".join([name, str(ranks), str(columns), *map(str, rules.values())]))
+
+
+def rows(lay: Layout, *rows: FoundationRow, decks: int = 2) -> Layout:
+    """``lay`` with other foundation rows."""
+    return replace(lay, decks=decks, foundations=replace(lay.foundations, rows=rows),
+                   name=f"{lay.name}-{len(rows)}-rows")
 
 
 # Rule values no built-in layout has, each on a small game: suit sequences in the columns,
 # queues with immediate refills (no column dominance), several cards to the waste at a time,
-# unlimited redeals, a waste of limited size, gaps taking any top, batches with limited columns.
+# unlimited redeals, a waste of limited size, gaps taking any top, batches with limited columns;
+# one foundation row (one pack), and three (no dominance: the marks have room for two rows).
 VARIANTS = [
     variant("debutante", 5, 4, accepts="suit-sequence"),
     variant("colorado", 5, 4, accepts="suit-sequence", access="first"),
@@ -72,6 +79,8 @@ VARIANTS = [
     variant("debutante", 5, 3, gaps="any-top"),
     variant("sly-fox", 5, 4, capacity=3, batch=3),
     variant("debutante-fifo", 5, 3, redeals=0, capacity=3),
+    rows(variant("debutante", 5, 4), FoundationRow(1, 1), decks=1),
+    rows(variant("colorado", 5, 4), FoundationRow(1, 1), FoundationRow(5, -1), FoundationRow(1, 1)),
 ]
 
 

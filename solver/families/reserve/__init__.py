@@ -33,7 +33,10 @@ class ReserveFamily(CardFamily):
             from ._core import ReserveCore
         except ImportError as e:
             raise UnsupportedError(f"the reserve family's compiled core is not built ({e})") from None
-        return ReserveCore(ReservePosition(layout, deal))
+        try:
+            return ReserveCore(ReservePosition(layout, deal))
+        except ValueError as e:  # beyond the compiled position's fixed room (MAX_MOVES, MAX_KEY)
+            raise UnsupportedError(f"layout {layout.name!r}: {e}; use --core python") from None
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import ReserveModel, check_supported

@@ -39,7 +39,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memmove, memset
 
-from solver.families.core cimport CorePosition, IntStack, int_stack_pop, int_stack_push
+from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition, IntStack, int_stack_pop, int_stack_push
 
 from ... import cards
 from .position import COMMIT, DEAD_REASONS, FOUND, ROW, STOCK, WASTE, ReservePosition, _name
@@ -141,6 +141,11 @@ cdef class ReserveCore(CorePosition):
             raise ValueError("ReserveCore is built from a position at the deal")
         if ref.ncols > MAXC or ref.nf > MAXF or ref.total > 255:
             raise ValueError("ReserveCore holds at most 64 columns, 64 foundations and 255 cards")
+        rows = ref.nf // 4
+        if ref.ncols * rows + rows + 2 * ref.ncols + 1 > MAX_MOVES:  # see ``legal``
+            raise ValueError("the deal could have more legal moves than MAX_MOVES")
+        if ref.nf + ref.ncols + ref.total + 16 > MAX_KEY:  # see ``write_key``
+            raise ValueError("the deal's key could be longer than MAX_KEY")
         self.ncols = ref.ncols
         self.capacity = ref.capacity
         self.fifo = ref.fifo
@@ -160,9 +165,6 @@ cdef class ReserveCore(CorePosition):
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
         self._copy_state(ref)
-        # the longest key: heights, a length byte per column, every card, and the stock's extras
-        if self.nf + self.ncols + self.total + 16 > 4096:
-            raise ValueError("the deal's key would not fit MAX_KEY")
 
     def __dealloc__(self):
         free(self.seq)
