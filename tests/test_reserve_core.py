@@ -32,9 +32,8 @@ from solver.schema import builtin_names
 
 REQUIRED = os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1"
 try:
-    from solver.families.reserve._core import ReserveCore
-
     from solver.engines import _dfs  # noqa: F401
+    from solver.families.reserve._core import ReserveCore
 except ImportError as e:
     if REQUIRED:
         raise
@@ -213,9 +212,19 @@ def test_the_python_dfs_runs_on_the_compiled_position():
 
 @pytest.mark.parametrize("lay", small_games()[::2] + VARIANTS, ids=lambda lay: lay.name)
 def test_perft(lay):
+    """Perft to depth 4 from the deal and from points along a random playout."""
     for seed in (1, 2):
         ref, core = both(lay, deals.from_seed(lay, seed))
-        assert perft(core, 3) == perft(ref, 3)
+        rng = random.Random(seed)
+        for _ in range(3):
+            assert perft(core, 4) == perft(ref, 4)
+            for _ in range(rng.randrange(3, 12)):
+                moves = core.legal_moves()
+                if not moves:
+                    break
+                m = rng.choice(moves)
+                ref.push(core.reference_move(m))
+                core.push(m)
 
 
 @pytest.mark.parametrize("name", FAMILY)

@@ -32,6 +32,14 @@ What differs is representation only:
   whose every remaining copy is behind as a 64-bit mask; ``_relaxed_play`` keeps
   the reference's steps and their order exactly (its ``by_card`` lists are linked
   lists, ``can`` is one 64-bit mask per foundation), on scratch arrays allocated once.
+  The order matters: a column card is let go when any foundation takes its card
+  (``settle``) but, when exposed, only if a foundation it may go to is past it
+  (``expose``), so the outcome can depend on which comes first.
+
+A new bound in the reference (``ReservePosition._something``, a new name at the end of
+its ``DEAD_REASONS``) gets a ``cdef bint _something(self) noexcept`` here, called from
+``dead`` in the reference's order and returning the name's number; the tests compare
+``is_dead`` with the reference at every step of their walks.
 """
 
 cimport cython
@@ -258,9 +266,6 @@ cdef class ReserveCore(CorePosition):
         self.rp_can = <uint64_t*>self._alloc(self.nf, sizeof(uint64_t))
 
     # ------------------------------------------------------------ helpers
-
-    cdef inline unsigned char* _col(self, int i) noexcept:
-        return self.colbuf + i * self.stride
 
     cdef inline int _top(self, int i) noexcept:
         """As ``_top``: the value that leaves column ``i`` next (the column is not empty)."""
