@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 import time
@@ -149,6 +148,8 @@ def run_report(args: argparse.Namespace) -> int:
     conn, meta = batch.open_report(args.db)
     try:
         if args.csv:
+            import csv
+
             out = csv.writer(sys.stdout, lineterminator="\n")
             out.writerow(batch.COLUMNS[:-1])
             out.writerows(batch.export_rows(conn, args.engine))
