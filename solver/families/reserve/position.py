@@ -49,6 +49,12 @@ STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
 Move = tuple[int, int]
 
+# What ``is_dead`` names, in order (the compiled position reports these by number).
+BURIED_DEAD = "buried card: a card can leave its column only after a card it must follow"
+COUNTING_DEAD = ("counting bound: the forty-first card rule; even a generous play-out of the rest of the pack "
+                 "fails")
+DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD)
+
 
 class ReservePosition:
     def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
@@ -405,9 +411,9 @@ class ReservePosition:
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
         if self._buried():
-            return "buried card: a card can leave its column only after a card it must follow"
+            return BURIED_DEAD
         if self._relaxed_play():
-            return "counting bound: the forty-first card rule; even a generous play-out of the rest of the pack fails"
+            return COUNTING_DEAD
         return None
 
     def _relaxed_play(self) -> bool:
