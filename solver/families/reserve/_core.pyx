@@ -131,6 +131,7 @@ cdef class ReserveCore(CorePosition):
     cdef int* need              # the card each foundation takes next, -1 when finished
     cdef int rem[64]            # copies of each card not yet on a foundation
     cdef int placed, redeals_left, batch_left
+    cdef bint unlimited_redeals  # the key leaves redeals_left out (see the reference)
     cdef IntStack undo          # per move played, what ``pop`` needs (the reference's ``_undo``)
     # -- kept from the state by push and pop (not state of their own)
     cdef uint64_t want          # the cards some foundation takes now (the ``need`` values, as bits)
@@ -254,6 +255,7 @@ cdef class ReserveCore(CorePosition):
             self.rem[c] = ref.rem[c]
         self.placed = ref.placed
         self.redeals_left = ref.redeals_left
+        self.unlimited_redeals = ref.unlimited_redeals
         self.batch_left = ref.batch_left
         self._set_want()
         self.sk = <uint64_t*>self._alloc(self.ncols, sizeof(uint64_t))
@@ -726,7 +728,7 @@ cdef class ReserveCore(CorePosition):
     cdef int write_key(self, unsigned char* buf) except -1:
         """As ``key``: the heights; the columns, each as its length and values, in the key's order
         (``korder``) where the reference sorts them; then the reference's extras for the turn."""
-        cdef int p = 0, f, k, i, n
+        cdef int p = 0, f, k, i, n, left
         cdef bint sort = self.interchangeable or not self.stock_n
         for f in range(self.nf):
             buf[p] = self.h[f]
@@ -744,7 +746,8 @@ cdef class ReserveCore(CorePosition):
             buf[p] = self.waste_n
             memcpy(buf + p + 1, self.waste, self.waste_n)
             p += 1 + self.waste_n
-            memcpy(buf + p, &self.redeals_left, sizeof(int))
+            left = -1 if self.unlimited_redeals else self.redeals_left
+            memcpy(buf + p, &left, sizeof(int))
             p += sizeof(int)
         elif self.turn != T_PLACE:
             buf[p] = self.stock_n

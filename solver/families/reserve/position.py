@@ -117,6 +117,9 @@ class ReservePosition:
         self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
         self.waste: list[int] = []
         self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        # With unlimited redeals how many are left does not matter for play: the key leaves it
+        # out, or every redeal would look like a new position and the search never end.
+        self.unlimited_redeals = s.redeals < 0
         self.batch_left = 0
         self.history: list[Move] = []
         self._undo: list[Any] = []
@@ -376,7 +379,7 @@ class ReservePosition:
             cols.sort()
         k: tuple[Any, ...] = (bytes(self.h), b"|".join(cols))
         if self.turn == "waste":
-            k += (bytes(self.stock), bytes(self.waste), self.redeals_left)
+            k += (bytes(self.stock), bytes(self.waste), -1 if self.unlimited_redeals else self.redeals_left)
         elif self.turn != "place":
             k += (len(self.stock),)
         if self.batch_size:
