@@ -12,8 +12,6 @@ import builtins
 import difflib
 import tomllib
 from collections.abc import Callable
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -121,12 +119,12 @@ def decode(text: str, where: str) -> dict[str, Any]:
         raise LayoutError(f"{where}: malformed TOML: nested too deeply") from None
 
 
-def builtin_dir() -> Traversable:
-    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver.layouts``."""
-    try:
-        return resources.files("solver.layouts")
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parent.parent / "layouts"
+def builtin_dir() -> Path:
+    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver/layouts``.
+    (A plain path rather than ``importlib.resources``, whose import alone costs more than a
+    whole solve of an easy deal.)"""
+    installed = Path(__file__).resolve().parent / "layouts"
+    return installed if installed.is_dir() else installed.parent.parent / "layouts"
 
 
 def builtin_names() -> list[str]:
