@@ -21,6 +21,7 @@ from .engines import ENGINES
 from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families import load_layout as _load
+from .fingerprint import rules_fingerprint
 from .limits import Limits
 from .result import EXIT_CODES, EngineRun, Result
 
@@ -41,8 +42,12 @@ def make_deal(layout: AnyLayout, seed: int | None = None, deal_file: str | None 
     """The deal of ``seed``, or the deal read from ``deal_file``; a game with one start and no
     shuffle (peg boards) also deals with neither."""
     family = family_of(layout)
-    if seed is None and deal_file is None and not family.shuffled:
-        return family.deal_from_seed(layout, None)
+    if not family.shuffled:
+        if seed is not None:
+            raise InputError(f"--seed: layout {layout.name!r} has one start and no shuffle; leave out --seed "
+                             "(or give a start position with --deal FILE)")
+        if deal_file is None:
+            return family.deal_from_seed(layout, None)
     if (seed is None) == (deal_file is None):
         raise InputError("give exactly one of --seed N or --deal FILE")
     if deal_file is not None:
@@ -152,7 +157,8 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
         layout=obj["layout"], seed=seed if isinstance(seed, int) else None, engine=str(obj.get("engine", "?")),
         verdict=obj["verdict"], reason=reason if isinstance(reason, str) else None,
         stats=stats if isinstance(stats, dict) else {}, deal=family.deal_to_json(lay, dealt),
-        solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank)
+        solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank,
+        fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
     return DrawableResult.of(result, lay)
 
 
@@ -175,7 +181,7 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
     result = DrawableResult(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
                             reason=run.reason, stats=stats, deal=family.deal_to_json(layout, deal),
                             solution=run.solution if run.verdict == "won" else None,
-                            max_rank=family.max_rank(layout))
+                            max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
     result.drawn_layout = layout
     if result.verdict == "won":
         problem = family.replay(layout, deal, result.solution or [])
@@ -186,11 +192,22 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
 
 
 def verify(result: Result | dict[str, Any], layout: str | AnyLayout | None = None) -> str | None:
-    """Replay a result's solution; None if every move is legal and the game is won,
-    else a one-line description of the first illegal move."""
+    """Replay a result's solution; None if every move is legal and the game is won, else a
+    one-line description of what is wrong: the first illegal move, a deal that is not the deal of
+    the result's seed, or rules (the fingerprint) other than the layout's.  A result that is not
+    ``won`` has no moves: only its deal and rules are checked."""
     if isinstance(result, dict):
         result = Result.from_json(result)
     lay = load_layout(layout or result.layout, result.max_rank if layout is None else None)
     family = family_of(lay)
+    if result.fingerprint is not None and result.fingerprint != rules_fingerprint(lay):
+        return (f"the result was made with rules fingerprint {result.fingerprint}, but layout {lay.name!r} "
+                f"has rules fingerprint {rules_fingerprint(lay)} (an edited or another layout file?)")
     deal = family.deal_from_json(lay, result.deal, "result deal")
+    if result.seed is not None and family.shuffled:
+        if family.deal_from_seed(lay, result.seed) != deal:
+            return (f"the result's deal is not deal #{result.seed} of {lay.name!r} (`patience deal "
+                    f"{lay.name} --seed {result.seed}` prints that one)")
+    if result.verdict != "won":
+        return None  # nothing to replay: the deal and the rules are what could be checked
     return family.replay(lay, deal, result.solution or [])

@@ -15,6 +15,11 @@ written, and the file is created only when the first deal finishes.
 from __future__ import annotations
 
 import ctypes
+
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
 import json
 import math
 import multiprocessing
@@ -35,6 +40,8 @@ from typing import Any
 
 from .errors import InputError
 from .families import AnyLayout, family_of
+from .files import shown
+from .fingerprint import rules_fingerprint
 from .limits import Limits
 
 MAX_SEEDS = 10_000_000  # one batch; more is a mistyped range
@@ -176,20 +183,20 @@ def format_table(summaries: list[dict[str, Any]]) -> str:
     def sec(x: float | None) -> str:
         return "-" if x is None else f"{x:.3g}"
 
-    head = ["layout", "rules", "engine", "deals", "won", "lost", "unknown", "win rate",
+    head = ["layout", "rules", "fingerprint", "engine", "deals", "won", "lost", "unknown", "win rate",
             "95% interval", "median s", "p90 s"]
     lines = [head] + [[
-        s["layout"], str(s["rules_version"]), s["engine"], str(s["deals"]), str(s["won"]),
+        s["layout"], str(s["rules_version"]), s.get("fingerprint") or "-", s["engine"], str(s["deals"]), str(s["won"]),
         str(s["lost"]), str(s["unknown"]), pct(s["win_rate"]),
         f"{pct(s['win_rate_low'])} - {pct(s['win_rate_high'])}",
         sec(s["median_seconds"]), sec(s["p90_seconds"]),
     ] for s in summaries]
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
-    text = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths,
+    text = ["  ".join(c.ljust(w) if i < 4 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths,
                                                                                           strict=True)))
             for row in lines]
     note = ("win rate: won / decided; interval: 95% Wilson, unknowns counted as lost (low end) "
-            "and as won (high end)")
+            "and as won (high end); fingerprint: a hash of the layout's rules")
     return "\n".join(text) + "\n" + note + "\n"
 
 
@@ -208,25 +215,32 @@ CREATE TABLE results (
     seconds REAL,
     solution_length INTEGER,
     limits TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
     finished_at TEXT NOT NULL,
     result TEXT NOT NULL,
     PRIMARY KEY (layout, seed, engine, rules_version)
 ) WITHOUT ROWID;
 """
 COLUMNS = ("layout", "seed", "engine", "rules_version", "verdict", "reason", "nodes", "seconds",
-           "solution_length", "limits", "finished_at", "result")
+           "solution_length", "limits", "fingerprint", "finished_at", "result")
 # A stored decided row is final; a stored unknown may be replaced by a new run.
 INSERT = (f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
           "ON CONFLICT (layout, seed, engine, rules_version) DO UPDATE SET "
           + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[4:])
           + " WHERE results.verdict = 'unknown'")
 FORMAT = "patience-batch"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: the rules fingerprint in the meta table and in every row
+READABLE_SCHEMAS = ("1", "2")  # `patience report` reads these; `patience batch` writes only the current one
+
+
+class StoreError(InputError):
+    """The database cannot be written (read-only, a full disk): bad input, exit code 2."""
 
 
 def layout_meta(layout: AnyLayout) -> dict[str, str]:
     return {"format": FORMAT, "schema": SCHEMA_VERSION, "layout": layout.name,
-            "rules_version": str(layout.rules_version), "max_rank": str(family_of(layout).max_rank(layout) or 13)}
+            "rules_version": str(layout.rules_version), "max_rank": str(family_of(layout).max_rank(layout) or 13),
+            "fingerprint": rules_fingerprint(layout)}
 
 
 def default_db(layout: AnyLayout) -> Path:
@@ -249,41 +263,55 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     return conn
 
 
-def _read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
+def _read_meta(conn: sqlite3.Connection, path: Path, schemas: tuple[str, ...] = (SCHEMA_VERSION,)) -> dict[str, str]:
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.Error:
         meta = {}
     if meta.get("format") != FORMAT:
         raise InputError(f"{path}: not a patience batch database (no batch meta table)")
-    if meta.get("schema") != SCHEMA_VERSION:
+    if meta.get("schema") == "1" and "1" not in schemas:
+        raise InputError(f"{path}: made by an older patience that did not record the rules fingerprint, so its "
+                         "rows cannot be told apart from other rules of the same name; give another --db "
+                         "(`patience report` still reads it)")
+    if meta.get("schema") not in schemas:
         raise InputError(f"{path}: batch database schema {meta.get('schema')}, expected {SCHEMA_VERSION}")
     return meta
 
 
 class Store:
-    """The SQLite file of one layout at one rules version.
+    """The SQLite file of one layout: one name, one rules version, one rules fingerprint.
 
-    ``Store(path, layout)`` only checks: an existing file must be a batch
-    database of this layout, rules version and deck; a new one must be
-    creatable.  The file is created by the first ``add``.
+    ``Store(path, layout)`` takes the file's lock (``BatchLock``: one batch writes a
+    file at a time; another is refused at once) and checks: an existing file must be
+    a batch database of this layout, rules version, deck and rules fingerprint, and
+    writable; a new one must be creatable.  The file is created by the first ``add``.
+    ``lock=False`` leaves the lock alone (reading only).
     """
 
-    def __init__(self, path: str | Path, layout: AnyLayout):
+    def __init__(self, path: str | Path, layout: AnyLayout, lock: bool = True):
         self.path = Path(path)
         self.meta = layout_meta(layout)
         self.conn: sqlite3.Connection | None = None
-        if self.path.exists():
-            if self.path.is_dir():
-                raise InputError(f"--db {self.path}: is a directory; expected a database file")
-            self.conn = _connect(self.path, "rw")
-            try:
-                self._check(_read_meta(self.conn, self.path))
-            except InputError:
-                self.close()
-                raise
-        else:
+        self.lock: BatchLock | None = None
+        try:
+            exists = self.path.exists()
+        except OSError as e:  # a name too long, say
+            raise InputError(f"--db {shown(str(self.path))}: {e.strerror or e}") from None
+        if exists and self.path.is_dir():
+            raise InputError(f"--db {self.path}: is a directory; expected a database file")
+        if not exists:
             _check_creatable(self.path)
+        if lock:
+            self.lock = BatchLock(self.path)
+        try:
+            if exists:
+                self.conn = _connect(self.path, "rw")
+                self._check(_read_meta(self.conn, self.path))
+                self._check_writable()
+        except InputError:
+            self.close()
+            raise
 
     def _check(self, meta: dict[str, str]) -> None:
         want = self.meta
@@ -298,6 +326,23 @@ class Store:
         if meta.get("max_rank") != want["max_rank"]:
             raise InputError(f"{self.path}: made with ranks A..{meta.get('max_rank')}, "
                              f"not A..{want['max_rank']} (--max-ranks); give another --db")
+        if meta.get("fingerprint") != want["fingerprint"]:
+            raise InputError(f"{self.path}: holds {want['layout']} results of rules fingerprint "
+                             f"{meta.get('fingerprint')}, but this {want['layout']} has rules fingerprint "
+                             f"{want['fingerprint']} (an edited copy of the layout?); results of different "
+                             "rules are never mixed: give another --db")
+
+    def _check_writable(self) -> None:
+        """Write and roll back, so that a read-only file is refused before any deal is solved."""
+        assert self.conn is not None
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('write-probe', '')")
+            finally:
+                self.conn.execute("ROLLBACK")
+        except sqlite3.Error as e:
+            raise StoreError(f"--db {self.path}: cannot write: {e}") from None
 
     def stored(self, engine: str) -> dict[int, str]:
         """Seed to verdict of every row already stored for ``engine``."""
@@ -325,13 +370,16 @@ class Store:
             "GROUP BY limits", (self.meta["layout"], engine, int(self.meta["rules_version"]))).fetchall())
 
     def add(self, row: dict[str, Any]) -> None:
-        """Store one finished deal in its own transaction."""
+        """Store one finished deal in its own transaction; ``StoreError`` if it cannot be written."""
         if self.conn is None:
             self._create()
         assert self.conn is not None
-        with self.conn:  # BEGIN ... COMMIT, or ROLLBACK on error
-            self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.execute(INSERT, [row[c] for c in COLUMNS])
+        try:
+            with self.conn:  # BEGIN ... COMMIT, or ROLLBACK on error
+                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.execute(INSERT, [row[c] for c in COLUMNS])
+        except sqlite3.Error as e:
+            raise StoreError(f"--db {self.path}: cannot write: {e}") from None
 
     def _create(self) -> None:
         conn = _connect(self.path, "rwc")
@@ -346,7 +394,7 @@ class Store:
                     conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self.meta.items())
         except sqlite3.Error as e:
             conn.close()
-            raise InputError(f"--db {self.path}: cannot create the database: {e}") from None
+            raise StoreError(f"--db {self.path}: cannot create the database: {e}") from None
         try:
             self._check(_read_meta(conn, self.path))  # a file another batch created meanwhile
         except InputError:
@@ -358,6 +406,60 @@ class Store:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+
+class BatchLock:
+    """One writer per database: an exclusive ``flock`` on ``DB.lock`` beside it, holding the pid.
+
+    Taken before any work and released by ``release`` (the lock file is removed) or by the
+    process's end, however it ends: a batch killed with SIGKILL leaves the file behind, unlocked,
+    and the next batch takes it over.  A second batch on the same database is refused at once
+    with the first one's pid, instead of solving every deal again beside it.
+    """
+
+    def __init__(self, db: Path):
+        self.path = db.with_name(db.name + ".lock")
+        self.fd: int | None = None
+        if fcntl is None:  # no flock (Windows): one writer is the user's care
+            return
+        for _ in range(100):
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise InputError(f"--db {db}: cannot create its lock file {self.path}: {e.strerror or e}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                pid = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+                os.close(fd)
+                raise InputError(f"--db {db}: another batch is writing it (pid {pid}); wait for it to end, "
+                                 "or give another --db") from None
+            # The holder before us may have removed the file between our open and our lock:
+            # then we hold a lock on a file nobody else can see; start again.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+                self.fd = fd
+                return
+            os.close(fd)
+        raise InputError(f"--db {db}: cannot take its lock file {self.path}")
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            os.unlink(self.path)  # first, while we hold the lock (see __init__ for the race)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
 
 
 def _check_creatable(path: Path) -> None:
@@ -366,6 +468,13 @@ def _check_creatable(path: Path) -> None:
     if not folder.is_dir():
         raise InputError(f"--db {path}: folder {folder} does not exist")
     try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(path.name + ".lock")) > longest:
+        raise InputError(f"--db {shown(str(path))[:80]}...: the file name is longer than this file system "
+                         f"allows ({longest} bytes, with '.lock' added for the lock file)")
+    try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".patience-probe-"):
             pass
     except OSError as e:
@@ -373,37 +482,51 @@ def _check_creatable(path: Path) -> None:
 
 
 def open_report(path: str | Path) -> tuple[sqlite3.Connection, dict[str, str]]:
-    """An existing batch database, opened for reading only."""
+    """An existing batch database, opened for reading only (the current schema or an older one)."""
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such batch database")
+    try:
+        is_file = p.is_file()
+    except OSError as e:
+        raise InputError(f"{shown(str(p))}: {e.strerror or e}") from None
+    if not is_file:
+        raise InputError(f"{shown(str(p))}: no such batch database")
     mode = "rw" if os.access(p, os.W_OK) and os.access(p.parent, os.W_OK) else "ro"
     conn = _connect(p, mode)
     conn.execute("PRAGMA query_only = 1")
     try:
-        return conn, _read_meta(conn, p)
+        return conn, _read_meta(conn, p, READABLE_SCHEMAS)
     except InputError:
         conn.close()
         raise
 
 
+def _fingerprint_column(conn: sqlite3.Connection) -> str:
+    """``fingerprint``, or NULL in a database from before fingerprints (schema 1)."""
+    cols = {row[1] for row in conn.execute("PRAGMA table_info(results)")}
+    return "fingerprint" if "fingerprint" in cols else "NULL AS fingerprint"
+
+
 def report_summaries(conn: sqlite3.Connection, engine: str | None = None) -> list[dict[str, Any]]:
-    """One summary per (layout, engine, rules version) stored."""
-    groups = conn.execute("SELECT DISTINCT layout, engine, rules_version FROM results "
+    """One summary per (layout, engine, rules version, rules fingerprint) stored."""
+    fp = _fingerprint_column(conn)
+    groups = conn.execute(f"SELECT DISTINCT layout, engine, rules_version, {fp} FROM results "
                           "ORDER BY layout, engine, rules_version").fetchall()
     out = []
-    for layout, eng, rules in groups:
+    for layout, eng, rules, fingerprint in groups:
         if engine is not None and eng != engine:
             continue
+        where = "fingerprint IS ?" if fp == "fingerprint" else "? IS NULL"
         rows = conn.execute("SELECT verdict, seconds FROM results WHERE layout = ? AND engine = ? "
-                            "AND rules_version = ?", (layout, eng, rules)).fetchall()
-        out.append({"layout": layout, "rules_version": rules, "engine": eng, **summarize(rows)})
+                            f"AND rules_version = ? AND {where}", (layout, eng, rules, fingerprint)).fetchall()
+        out.append({"layout": layout, "rules_version": rules, "fingerprint": fingerprint, "engine": eng,
+                    **summarize(rows)})
     return out
 
 
 def export_rows(conn: sqlite3.Connection, engine: str | None = None) -> Iterator[tuple[Any, ...]]:
     """Every stored row but the full result JSON, ordered by engine and seed."""
-    cols = ", ".join(COLUMNS[:-1])
+    fp = _fingerprint_column(conn)
+    cols = ", ".join(fp if c == "fingerprint" else c for c in COLUMNS[:-1])
     where, args = ("WHERE engine = ?", (engine,)) if engine is not None else ("", ())
     yield from conn.execute(f"SELECT {cols} FROM results {where} ORDER BY layout, engine, seed", args)
 
@@ -427,6 +550,7 @@ def result_row(layout: AnyLayout, result: dict[str, Any], limits: Limits) -> dic
         "nodes": stats.get("nodes"), "seconds": stats.get("seconds"),
         "solution_length": len(solution) if result["verdict"] == "won" and solution is not None else None,
         "limits": json.dumps({k: v for k, v in asdict(limits).items() if v is not None}),
+        "fingerprint": rules_fingerprint(layout),
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "result": json.dumps(result, separators=(",", ":")),
     }

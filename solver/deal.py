@@ -44,13 +44,13 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from . import cards
 from .errors import CardError, DealError, SeedError
+from .files import DEAL_LIMIT, read_text, shown
 from .layout import Layout
 
 Deal = dict[str, list[int]]
@@ -87,6 +87,22 @@ def expected_counts(layout: Layout) -> dict[str, int]:
         out["base"] = 1  # the card whose rank is every foundation's base (Canfield)
     out["stock"] = len(layout.pack()) - sum(out.values())
     return {k: v for k, v in out.items() if v}
+
+
+def layout_stacks(layout: Layout) -> list[str]:
+    """Every stack of ``layout``, whether or not it holds cards at the start."""
+    out = ["stock"]
+    if layout.stock.turn == "waste":
+        out.append("waste")
+    out += [f"foundation:{i}" for i in range(layout.foundations.count)]
+    out += [f"cell:{i}" for i in range(layout.cells.count)]
+    out += [f"tableau:{i}" for i in range(layout.tableau.count)]
+    out += [f"reserve:{i}" for i in range(layout.reserve.count)]
+    if layout.hole is not None:
+        out.append("hole")
+    if layout.foundations.base_from_deal:
+        out.append("base")
+    return out
 
 
 def foundation_base(layout: Layout, index: int) -> int:
@@ -244,14 +260,22 @@ def _deal_pack(layout: Layout, pack: list[tuple[int, int]], track_packs: bool) -
 # ------------------------------------------------------------- validation
 
 
-def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | None = None) -> Deal:
-    """Check ``deal`` against ``layout``: stack names and sizes, and the multiset of cards."""
+def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | None = None,
+             named: Iterable[str] = ()) -> Deal:
+    """Check ``deal`` against ``layout``: stack names and sizes, and the multiset of cards.
+    ``named`` are the stacks the file named, empty ones included (the keys of ``lines`` too):
+    each must be a stack of the layout, even when it holds no card."""
     lines = lines or {}
 
     def at(stack: str) -> str:
         return f"{where}:{lines[stack]}" if stack in lines else f"{where}: {stack}"
 
     expected = expected_counts(layout)
+    stacks = layout_stacks(layout)
+    for stack in [*named, *lines]:
+        if stack not in deal and stack not in stacks:
+            raise DealError(f"{at(stack)}: layout {layout.name!r} has no stack {stack!r}; "
+                            f"its stacks: {', '.join(stacks)}")
     for stack, got in deal.items():
         if stack not in expected:
             allowed = ", ".join(expected)
@@ -322,7 +346,7 @@ def from_json(obj: object, layout: Layout, where: str) -> Deal:
                 raise DealError(f"{where}: {stack}[{i}]: {e}") from None
         if out:
             deal[stack] = out
-    return validate(layout, deal, where)
+    return validate(layout, deal, where, named=[k for k in obj if isinstance(k, str)])
 
 
 # ------------------------------------------------------- fc-solve board text
@@ -333,36 +357,45 @@ def covers_board_format(layout: Layout) -> bool:
     return layout.reserve.count == 0 and not layout.foundations.preset
 
 
+_BOARD_LABELS = {"foundations": "foundations", "founds": "foundations", "freecells": "freecells",
+                 "fc": "freecells", "talon": "talon"}
+
+
 def parse_board(text: str, layout: Layout, where: str) -> Deal:
-    """Read fc-solve's board format: optional ``Foundations:``, ``Freecells:``,
-    ``Talon:`` lines, then one tableau column per line, bottom card first."""
+    """Read fc-solve's board format: optional ``Foundations:`` (or ``Founds:``), ``Freecells:``
+    (or ``FC:``) and ``Talon:`` lines, then one tableau column per line, bottom card first (a
+    column line may start with ``:``, as fc-solve prints them).  ``-`` is an empty free cell and
+    ``H-0`` an empty foundation."""
     if not covers_board_format(layout):
         raise DealError(f"{where}: the board format does not cover layout {layout.name!r}; use a JSON deal")
     deal: Deal = {}
     lines: dict[str, int] = {}
     col = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         head, sep, rest = line.partition(":")
-        label = head.strip().lower() if sep else ""
-        if label in ("foundations", "freecells", "talon"):
-            words = rest.split()
+        label = _BOARD_LABELS.get(head.strip().lower(), "column") if sep else "column"
+        if label == "column":
+            words = rest.split() if sep and not head.strip() else line.split()
         else:
-            label, words = "column", line.split()
+            words = rest.split()
         try:
-            read = [_board_card(w) for w in words]
+            slots = [_board_card(w) for w in words]
         except CardError as e:
             raise DealError(f"{where}:{lineno}: {e}") from None
-        parsed = [c for c in read if c is not None]
+        parsed = [c for c in slots if c is not None]
         if label == "column":
             stack = f"tableau:{col}"
             col += 1
         elif label == "talon":
             stack = "stock"
         elif label == "freecells":
-            for i, c in enumerate(parsed):
+            if len(slots) > layout.cells.count:
+                raise DealError(f"{where}:{lineno}: {len(slots)} free cells, expected at most "
+                                f"{layout.cells.count} for layout {layout.name!r}")
+            for i, c in enumerate(parsed):  # free cells are alike: the dealt ones are cell:0, cell:1, ...
                 deal[f"cell:{i}"] = [c]
                 lines[f"cell:{i}"] = lineno
             continue
@@ -381,11 +414,14 @@ def parse_board(text: str, layout: Layout, where: str) -> Deal:
 
 
 def _board_card(word: str) -> int | None:
+    """A card, or None for an empty place: ``-`` (a free cell) or rank 0 (``H-0``, a foundation)."""
     w = word.strip("<>")
-    if w in ("-", ""):
+    if w in ("-", "--", ""):
         return None
-    if "-" in w:  # a foundation written as suit-rank, e.g. S-A
+    if "-" in w:  # a foundation written as suit-rank, e.g. S-A; S-0 is an empty one
         s, _, r = w.partition("-")
+        if r == "0" and len(s) == 1 and s.upper() in cards.SUITS:
+            return None
         w = r + s
     return cards.parse(w)
 
@@ -454,6 +490,7 @@ def parse_listing(text: str, layout: Layout, where: str) -> Deal:
 
 def parse_text(text: str, layout: Layout, where: str) -> Deal:
     """Read a deal from text: JSON (by content), ``to_text``'s listing or the fc-solve board format."""
+    text = text.removeprefix("\ufeff")
     if text.lstrip().startswith(("{", "[")):
         try:
             obj = json.loads(text)
@@ -468,11 +505,7 @@ def parse_text(text: str, layout: Layout, where: str) -> Deal:
 
 
 def read(path: str, layout: Layout) -> Deal:
-    """Read a deal file: JSON, the listing ``patience deal`` prints, or the fc-solve board format."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise DealError(f"{path}: cannot read deal file: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise DealError(f"{path}: expected a text file (JSON, a listing or fc-solve board format)") from None
-    return parse_text(text, layout, path)
+    """Read a deal file: JSON, the listing ``patience deal`` prints, or the fc-solve board format
+    (at most ``files.DEAL_LIMIT`` bytes of UTF-8, a byte-order mark allowed)."""
+    text = read_text(path, DEAL_LIMIT, "deal file", "JSON, a listing or the fc-solve board format", DealError)
+    return parse_text(text, layout, shown(path))

@@ -31,6 +31,10 @@ class SeedError(InputError):
     """A seed outside the range a layout's deal generator accepts."""
 
 
+class OutputError(InputError):
+    """Output that cannot be written: standard output on a full disk, an unwritable file."""
+
+
 class UnsupportedError(PatienceError):
     """A layout feature that an engine does not implement (yet)."""
 

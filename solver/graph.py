@@ -49,7 +49,7 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError, PatienceError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families.base import Position
+from .fingerprint import rules_fingerprint
 from .result import Result, Verdict
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built: `patience solve` never needs it
@@ -131,12 +132,17 @@ class Exploration:
     # -- the search
 
     def run(self, max_nodes: int | None = None, timeout: float | None = None,
-            stop_at_win: bool = False) -> Hashable | None:
+            stop_at_win: bool = False, progress: Callable[[dict[str, float | int]], None] | None = None,
+            ) -> Hashable | None:
         """Explore by distance in moves; return the first won state reached (a nearest one), if
-        ``stop_at_win``, else None.  Sets ``reason`` when a limit cut the exploration."""
+        ``stop_at_win``, else None.  Sets ``reason`` when a limit cut the exploration.
+        ``progress``, if given, is called about twice a second with ``seconds``, ``states``,
+        ``expanded`` and ``depth`` (of the state being expanded)."""
         g = self.graph
         nodes = g.nodes
-        deadline = None if timeout is None else time.perf_counter() + timeout
+        start = time.perf_counter()
+        deadline = None if timeout is None else start + timeout
+        next_report = start + 0.5
         tie = itertools.count()
         heap: list[tuple[int, int, Hashable]] = [(0, next(tie), self.root)]
         try:
@@ -152,9 +158,15 @@ class Exploration:
                     continue
                 if self.prune_dead and info["dead"]:
                     continue
-                if deadline is not None and self.expansions & 255 == 0 and time.perf_counter() > deadline:
-                    self.reason = f"timeout {timeout:g} s"
-                    return None
+                if self.expansions & 255 == 0 and (deadline is not None or progress is not None):
+                    now = time.perf_counter()
+                    if deadline is not None and now > deadline:
+                        self.reason = f"timeout {timeout:g} s"
+                        return None
+                    if progress is not None and now >= next_report:
+                        next_report = now + 0.5
+                        progress({"seconds": now - start, "states": len(nodes), "expanded": self.expansions,
+                                  "depth": d})
                 self.goto(u)
                 if not self._expand(u, d, heap, tie, max_nodes):
                     self.reason = f"max-nodes {max_nodes}"
@@ -237,14 +249,14 @@ def _edge_data(records: list[dict[str, Any] | None], weight: int) -> dict[str, A
 
 def explore(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *, follow_forced: bool = False,
             prune_dead: bool = False, timeout: float | None = None, position: Position | None = None,
-            stop_at_win: bool = False) -> tuple[Exploration, Hashable | None]:
+            stop_at_win: bool = False, progress: Any = None) -> tuple[Exploration, Hashable | None]:
     """Explore the deal; the exploration and, with ``stop_at_win``, the nearest won state."""
     if max_nodes is not None and max_nodes < 1:
         raise InputError(f"--max-nodes: expected a number >= 1, got {max_nodes}")
     if position is None:
         position = family_of(layout).start_position(layout, deal)
     ex = Exploration(position, follow_forced=follow_forced, prune_dead=prune_dead)
-    found = ex.run(max_nodes, timeout, stop_at_win)
+    found = ex.run(max_nodes, timeout, stop_at_win, progress)
     return ex, found
 
 
@@ -256,7 +268,7 @@ def _nx() -> Any:
 
 def state_graph(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MAX_NODES, *,
                 follow_forced: bool = False, prune_dead: bool = False, timeout: float | None = None,
-                position: Position | None = None) -> nx.DiGraph:
+                position: Position | None = None, progress: Any = None) -> nx.DiGraph:
     """The state graph of ``deal`` (see the module docstring), at most ``max_nodes`` states.
 
     ``position`` starts from a ready position instead of the layout's (e.g. a family's position
@@ -267,7 +279,7 @@ def state_graph(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_MA
     nx = _nx()
     t0 = time.perf_counter()
     ex, _ = explore(layout, deal, max_nodes, follow_forced=follow_forced, prune_dead=prune_dead,
-                    timeout=timeout, position=position)
+                    timeout=timeout, position=position, progress=progress)
     g = ex.graph
     _label_winnable(g, ex.prune_dead)
     best = min((n for n, w in g.nodes(data="won") if w), key=lambda n: g.nodes[n]["depth"], default=None)
@@ -365,7 +377,8 @@ def shortest_win(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_M
     return None
 
 
-def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits: Any = None) -> Any:
+def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits: Any = None,
+                   progress: Any = None) -> Any:
     """``patience solve --shortest``: a ``Result`` whose win has the fewest moves, replayed by the
     referee; ``lost`` when every reachable state was explored; ``unknown`` at a limit."""
     max_nodes = DEFAULT_MAX_NODES
@@ -377,7 +390,8 @@ def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits
         if limits.max_memory is not None:
             max_nodes = min(max_nodes, max(1, limits.max_memory // BYTES_PER_STATE))
     t0 = time.perf_counter()
-    ex, found = explore(layout, deal, max_nodes, prune_dead=True, timeout=timeout, stop_at_win=True)
+    ex, found = explore(layout, deal, max_nodes, prune_dead=True, timeout=timeout, stop_at_win=True,
+                        progress=progress)
     solution = ex.solution(found) if found is not None else None
     if solution is not None:
         verdict: Verdict = "won"
@@ -393,7 +407,7 @@ def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits
     family = family_of(layout)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
                     stats=stats, deal=family.deal_to_json(layout, deal), solution=solution,
-                    max_rank=family.max_rank(layout))
+                    max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
     if solution is not None:
         problem = family.replay(layout, deal, solution)
         if problem is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import cards
 from .errors import LayoutError, UnsupportedError
-from .schema import Table, decode
+from .schema import Table, decode, layout_name
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
 
@@ -291,7 +291,7 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
     decks = top.int("decks", 1, 1, 2)
-    name = top.str("name", name)
+    name = layout_name(top, name)
 
     def section(key, reader, default):
         sub = top.sub(key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from . import api
@@ -19,6 +20,31 @@ def nonnegative_int(text: str) -> int:
     return value
 
 
+def random_seed(text: str) -> int:
+    """A random seed for CP-SAT (a 32-bit signed integer there) and the DFS's restarts."""
+    value = nonnegative_int(text)
+    if value >= 2**31:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{2**31 - 1}, got {value}")
+    return value
+
+
+MAX_WORKERS = 512  # CP-SAT search workers: each is a thread with its own copy of the model
+
+
+def workers(text: str) -> int:
+    value = nonnegative_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{MAX_WORKERS}, got {value}")
+    return value
+
+
+def positive_workers(text: str) -> int:
+    value = workers(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a number >= 1, got 0")
+    return value
+
+
 def positive_int(text: str) -> int:
     value = nonnegative_int(text)
     if value == 0:
@@ -31,22 +57,43 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
+    if not value > 0 or not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
     return value
 
 
-def memory_size(text: str) -> int:
-    """Bytes from ``500M``, ``2G``, ``100000K`` or a plain number of bytes."""
-    units = {"K": 2**10, "M": 2**20, "G": 2**30}
-    t = text.strip().upper().removesuffix("B")
-    mult = units.get(t[-1:], 1)
+def seconds_or_none(text: str) -> float | None:
+    """A time limit: a number of seconds > 0, or 0 (or ``none``) for no limit."""
+    if text.strip().lower() in ("0", "none"):
+        return None
     try:
-        value = int(float(t[:-1] if t[-1:] in units else t) * mult)
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds (0: no limit), got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0 (0: no limit), got {text}")
+    return value or None
+
+
+MIN_MEMORY = 1 << 20  # below this a table bound is a mistake: a search process alone uses far more
+MAX_MEMORY = 1 << 60
+_UNITS = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def memory_size(text: str) -> int:
+    """Bytes from ``500M``, ``2G``, ``100000K`` or a plain number of bytes, at least 1M."""
+    t = text.strip().upper().removesuffix("B")
+    mult = _UNITS.get(t[-1:], 1)
+    try:
+        number = float(t[:-1] if t[-1:] in _UNITS else t)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a size such as 500M or 2G, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    if not math.isfinite(number) or number * mult > MAX_MEMORY:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M or 2G, got {text!r}")
+    value = int(number * mult)
+    if value < MIN_MEMORY:
+        raise argparse.ArgumentTypeError(f"expected at least 1M (the table needs room for thousands of "
+                                         f"positions; the process itself uses more), got {text!r}")
     return value
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from .errors import InputError
+
 Verdict = Literal["won", "lost", "unknown"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 EXIT_CODES: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 3}
 EXIT_BAD_INPUT = 2
 EXIT_DISAGREEMENT = 4
+EXIT_INTERNAL = 70  # the run failed: a bug (a traceback with --debug) or a worker process that died
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Result:
     deal: dict[str, list[str]] = field(default_factory=dict)
     solution: list[dict[str, Any]] | None = None
     max_rank: int | None = None  # a reduced deck (ranks A..max_rank); None for the full deck
+    fingerprint: str | None = None  # the layout's rules (``solver.fingerprint``); None: not recorded
 
     @property
     def exit_code(self) -> int:
@@ -47,12 +51,47 @@ class Result:
         }
         if self.max_rank is not None:  # only for reduced decks, so full-deck results are unchanged
             out["max_rank"] = self.max_rank
+        if self.fingerprint is not None:
+            out["fingerprint"] = self.fingerprint
         return out
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any]) -> Result:
+    def from_json(cls, obj: Any, where: str = "result") -> Result:
+        """A result read back from its JSON; every field is checked, so that a hand-edited file is
+        an ``InputError`` naming the key, never a crash further on."""
+        if not isinstance(obj, dict):
+            raise InputError(f"{where}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
+
+        def check(key: str, ok: bool, expected: str) -> None:
+            if not ok:
+                raise InputError(f"{where}: {key}: expected {expected}, got {obj.get(key)!r:.80}")
+
+        for key in ("layout", "verdict"):
+            check(key, key in obj, "a value (the key is missing)")
+        layout = obj["layout"]
+        check("layout", isinstance(layout, str) and layout.isprintable() and 0 < len(layout) <= 100
+              and not any(c in layout for c in "/\\"), "a layout name (give a layout file with --layout)")
+        check("verdict", obj["verdict"] in VERDICTS, f"one of {', '.join(VERDICTS)}")
+        seed, max_rank = obj.get("seed"), obj.get("max_rank")
+        check("seed", seed is None or (type(seed) is int and seed >= 0), "a whole number >= 0 or null")
+        check("max_rank", max_rank is None or (type(max_rank) is int and 1 <= max_rank <= 13),
+              "a whole number 1..13 (a reduced deck), or no key")
+        check("engine", isinstance(obj.get("engine", "?"), str), "an engine name")
+        check("reason", obj.get("reason") is None or isinstance(obj["reason"], str), "a string or null")
+        check("stats", obj.get("stats") is None or isinstance(obj["stats"], dict), "an object")
+        check("deal", obj.get("deal") is None or isinstance(obj["deal"], dict), "an object: stack -> cards")
+        solution = obj.get("solution")
+        check("solution", solution is None or isinstance(solution, list), "a list of moves or null")
+        for i, m in enumerate(solution or []):
+            if not (isinstance(m, dict) and all(isinstance(m.get(k), str) for k in ("card", "from", "to"))
+                    and (type(m.get("count", 1)) is int and m.get("count", 1) >= 1)):
+                raise InputError(f"{where}: solution[{i}]: expected a move {{\"card\", \"from\", \"to\"[, \"count\"]}} "
+                                 f"of strings (count a whole number >= 1), got {m!r:.80}")
+        check("fingerprint", obj.get("fingerprint") is None or isinstance(obj["fingerprint"], str),
+              "the layout's rules fingerprint (a string)")
         return cls(
-            layout=obj["layout"], seed=obj.get("seed"), engine=obj.get("engine", "?"),
+            layout=obj["layout"], seed=seed, engine=obj.get("engine", "?"),
             verdict=obj["verdict"], reason=obj.get("reason"), stats=obj.get("stats") or {},
-            deal=obj.get("deal") or {}, solution=obj.get("solution"), max_rank=obj.get("max_rank"),
+            deal=obj.get("deal") or {}, solution=solution, max_rank=max_rank,
+            fingerprint=obj.get("fingerprint"),
         )

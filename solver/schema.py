@@ -12,12 +12,11 @@ import builtins
 import difflib
 import tomllib
 from collections.abc import Callable
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from .errors import LayoutError
+from .files import LAYOUT_LIMIT, read_text, shown
 
 
 class Table:
@@ -94,6 +93,22 @@ class Table:
             raise LayoutError(f"{self.where}: {self.key(k)}: unknown key{hint}; allowed: {allowed}")
 
 
+MAX_NAME = 100  # characters of a layout name: it names files (LAYOUT.sqlite) and every message
+
+
+def layout_name(t: Table, default: str) -> str:
+    """The layout's ``name`` key, or ``default`` (the file's stem): a name that can also name a
+    file (``patience batch`` writes ``NAME.sqlite``), so printable, without a path separator,
+    at most ``MAX_NAME`` characters."""
+    name = t.str("name", default)
+    if not name or len(name) > MAX_NAME or not name.isprintable() or any(c in name for c in "/\\"):
+        what = "the name key" if "name" in t.data else "the file name"
+        raise LayoutError(f"{t.where}: name: expected 1..{MAX_NAME} printable characters without '/' "
+                          f"(set by {what}), got {shown(name[:MAX_NAME + 1])}"
+                          + ("..." if len(name) > MAX_NAME + 1 else ""))
+    return name
+
+
 def decode(text: str, where: str) -> dict[str, Any]:
     """Parsed TOML, or a ``LayoutError`` naming the file."""
     try:
@@ -104,12 +119,12 @@ def decode(text: str, where: str) -> dict[str, Any]:
         raise LayoutError(f"{where}: malformed TOML: nested too deeply") from None
 
 
-def builtin_dir() -> Traversable:
-    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver.layouts``."""
-    try:
-        return resources.files("solver.layouts")
-    except ModuleNotFoundError:  # running from a source checkout without installing
-        return Path(__file__).resolve().parent.parent / "layouts"
+def builtin_dir() -> Path:
+    """The built-in layouts: the top-level ``layouts/`` folder, installed as ``solver/layouts``.
+    (A plain path rather than ``importlib.resources``, whose import alone costs more than a
+    whole solve of an easy deal.)"""
+    installed = Path(__file__).resolve().parent / "layouts"
+    return installed if installed.is_dir() else installed.parent.parent / "layouts"
 
 
 def builtin_names() -> list[str]:
@@ -120,14 +135,13 @@ def read_layout_file(name_or_path: str) -> tuple[dict[str, Any], str, str]:
     """A built-in layout by name, or the user's own layout file by path: its parsed TOML,
     how messages name it, and the name it goes by (the file's stem)."""
     p = Path(name_or_path)
-    if name_or_path.endswith(".toml") or p.is_file():
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as e:
-            raise LayoutError(f"{name_or_path}: cannot read layout file: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise LayoutError(f"{name_or_path}: expected a UTF-8 text file (TOML)") from None
-        return decode(text, name_or_path), name_or_path, p.stem
+    try:
+        is_file = p.is_file()
+    except OSError as e:  # a name too long for the file system, say
+        raise LayoutError(f"{shown(name_or_path)}: cannot read layout file: {e.strerror or e}") from None
+    if name_or_path.endswith(".toml") or is_file or "/" in name_or_path:
+        text = read_text(name_or_path, LAYOUT_LIMIT, "layout file", "TOML", LayoutError)
+        return decode(text, shown(name_or_path)), shown(name_or_path), p.stem
     res = builtin_dir() / f"{name_or_path}.toml"
     if not res.is_file():
         near = difflib.get_close_matches(name_or_path, builtin_names(), n=3, cutoff=0.5)

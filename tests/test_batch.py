@@ -343,3 +343,32 @@ def test_retried_unknowns_keep_their_own_limits(tmp_path: Path, capsys: pytest.C
     store.close()
     assert 0 < unknown < 12  # a mix, so that both limits show
     assert used == {'{"max_nodes": 150}': 12 - unknown, '{"max_nodes": 100000}': unknown}
+
+
+def test_a_database_from_before_fingerprints_is_reported_but_not_added_to(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Schema 1 stored no rules fingerprint: `patience report` still reads it (fingerprint '-'),
+    `patience batch` refuses to add rows it could not tell apart from other rules."""
+    db = tmp_path / "old.sqlite"
+    old_schema = batch.SCHEMA.replace("    fingerprint TEXT NOT NULL,\n", "")
+    assert old_schema != batch.SCHEMA
+    conn = sqlite3.connect(db)
+    conn.executescript(old_schema)
+    meta = {**batch.layout_meta(batch_layout("black-hole")), "schema": "1"}
+    del meta["fingerprint"]
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+    conn.execute("INSERT INTO results VALUES ('black-hole', 1, 'dfs', 1, 'won', NULL, 10, 0.1, 51, '{}', "
+                 "'2026-01-01T00:00:00', '{}')")
+    conn.commit()
+    conn.close()
+    code, out, _ = cli(["report", str(db), "--json"], capsys)
+    assert code == 0 and json.loads(out)[0]["fingerprint"] is None and json.loads(out)[0]["won"] == 1
+    code, out, _ = cli(["report", str(db)], capsys)
+    assert code == 0 and out.splitlines()[1].split()[:4] == ["black-hole", "1", "-", "dfs"]
+    code, out, _ = cli(["report", str(db), "--csv"], capsys)
+    assert code == 0 and out.splitlines()[1].split(",")[10] == ""
+    before = db.read_bytes()
+    code, out, err = cli(["batch", *BH, "--seeds", "1-2", "--db", str(db)], capsys)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "did not record the rules fingerprint" in err and "give another --db" in err
+    assert db.read_bytes() == before

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     return out.stdout
+
+
+def test_the_compiled_core_is_built_where_required():
+    """CI installs with a compiler and sets PATIENCE_REQUIRE_COMPILED=1: the tests must run the
+    compiled core there, not skip it."""
+    if os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1":
+        assert compiled_available(), "PATIENCE_REQUIRE_COMPILED=1 but the compiled core is not built"
 
 
 @pytest.mark.parametrize("core", ["auto", "python"])

@@ -2,7 +2,7 @@
 position against the pure-Python reference, node for node.
 
 Skipped when the extension is not built, unless ``PATIENCE_REQUIRE_COMPILED=1`` (CI sets
-it), which turns the skip into a failure.
+it), which turns the skip into a failure (here and in ``test_cli_core.py``).
 """
 
 from __future__ import annotations
@@ -27,17 +27,10 @@ from solver.families.hole.position import HolePosition
 from solver.limits import Limits
 from solver.schema import builtin_names
 
-REQUIRED = os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1"
-
-
-def test_compiled_core_is_built_where_required():
-    """CI installs with a compiler and sets PATIENCE_REQUIRE_COMPILED=1: the tests must run the
-    built extension there, not skip it."""
-    if REQUIRED:
-        assert compiled_available(), unavailable_reason()
-
-
-if not compiled_available() and not REQUIRED:
+if not compiled_available():
+    if os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1":  # CI: the compiled core must be tested
+        pytest.fail(f"PATIENCE_REQUIRE_COMPILED=1 but the compiled core is not built ({unavailable_reason()})",
+                    pytrace=False)
     pytest.skip(f"the compiled core is not built ({unavailable_reason()})", allow_module_level=True)
 
 from solver.engines import _dfs  # noqa: E402
@@ -169,14 +162,18 @@ def test_a_signal_interrupts_the_search_and_the_position_is_restored():
     assert core.state() == HoleCore(HolePosition(lay, deal)).state()
 
 
-def test_progress_reports():
+def test_progress_reports_as_the_python_dfs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pydfs, "PROGRESS_EVERY", 0.0)  # a report at every look at the clock
     lay = api.load_layout("golf")
-    core = HoleCore(HolePosition(lay, api.make_deal(lay, 3)))
-    reports: list[dict[str, Any]] = []
-    out = _dfs.search(core, 5000, None, None, True, True, None, random.Random(0), reports.append, 0.0)
-    assert out[3] == 5001 and len(reports) == 4  # nodes 1024, 2048, 3072, 4096
-    assert set(reports[0]) == {"seconds", "nodes", "nodes_per_s", "depth", "table"}
-    assert [r["nodes"] for r in reports] == [1024, 2048, 3072, 4096]
+    deal = api.make_deal(lay, 31)
+    got: list[dict[str, Any]] = []
+    want: list[dict[str, Any]] = []
+    ref, core = both(lay, deal)
+    compiled_dfs(core, Limits(max_nodes=5000), restarts=Restarts(), progress=got.append)
+    dfs(ref, Limits(max_nodes=5000), restarts=Restarts(), progress=want.append)
+    assert [r["nodes"] for r in got] == [1024, 2048, 3072, 4096]
+    assert set(got[0]) == set(want[0]) == {"seconds", "nodes", "nodes_per_second", "depth", "table"}
+    assert [(r["nodes"], r["depth"], r["table"]) for r in got] == [(r["nodes"], r["depth"], r["table"]) for r in want]
 
 
 # ------------------------------------------------------------ the table

@@ -411,7 +411,7 @@ def test_read_names_the_file(tmp_path: Path) -> None:
     cases = {
         "bad.json": ('{\n "tableau:0": ["JD",\n}', r"bad\.json:3: malformed JSON"),
         "deep.json": ("[" * 100_000, r"deep\.json: malformed JSON: nested too deeply"),
-        "binary.txt": (b"\xff\xfe\x00", r"binary\.txt: expected a text file"),
+        "binary.txt": (b"\xff\xfe\x00", r"binary\.txt: expected a UTF-8 text file"),
     }
     for fname, (content, pattern) in cases.items():
         p = tmp_path / fname

@@ -151,3 +151,18 @@ def test_copy_aware_counting_proves_losses_the_generous_count_missed(seed):
     plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=300_000),
                 use_forced=False, use_bounds=False)
     assert plain.verdict == "lost"
+
+
+def test_unlimited_redeals_do_not_make_every_redeal_a_new_position():
+    """With ``redeals = -1`` the key leaves out how many redeals are left: otherwise each redeal
+    made a new position, the cycle was never cut, and a won deal ran on for millions of nodes
+    (grandfather-like, 2 columns, ranks A..4, seed 8: won in 79 nodes with 10 redeals)."""
+    from solver.families import parse_layout_text
+
+    text = ('title = "t"\ndecks = 2\n[foundations]\nrows = [{ base = "A", build = "up" }, '
+            '{ base = "K", build = "down" }]\n[reserve]\ncount = 2\ncapacity = 2\n'
+            '[stock]\nturn = "waste"\nredeals = -1\n')
+    lay = parse_layout_text(text, "unlimited.toml", "unlimited").with_max_rank(4)
+    verdicts = [api.solve(lay, seed=s, limits=Limits(max_nodes=200_000), core="python").verdict
+                for s in range(1, 13)]
+    assert "unknown" not in verdicts and "won" in verdicts

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
+import signal
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..families import family_of
-from ..options import add_layout, nonnegative_int, positive_int
-from .solve import add_core, add_limits, engine_options, limits_from
+from ..options import add_layout, nonnegative_int, positive_int, positive_workers, random_seed
+from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
+from .solve import add_core, add_limits, engine_options, engines_epilog, limits_from
 
 if TYPE_CHECKING:  # imported where used: `patience solve` loads none of sqlite, multiprocessing, dask
     from concurrent.futures import Executor
@@ -20,9 +22,12 @@ if TYPE_CHECKING:  # imported where used: `patience solve` loads none of sqlite,
 
     from .. import batch
 
+JOBS_PER_CORE = 4  # --jobs beyond this many per core is cut down (with a warning)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume")
+    p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume",
+                       epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     p.add_argument("--seeds", metavar="SPEC", help="seeds and inclusive ranges, e.g. 1-1000,2000,3000-3010")
     p.add_argument("--sample", type=positive_int, metavar="K",
@@ -30,16 +35,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sample-seed", type=nonnegative_int, default=0, metavar="S",
                    help="the random seed of --sample (default 0): the same S draws the same seeds")
     p.add_argument("--jobs", type=positive_int, metavar="N",
-                   help="deals solved at once (default: every core; with --scheduler, every worker thread)")
-    p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see `patience solve -h`)")
+                   help="deals solved at once (default: every core; at most 4 per core and one per deal; "
+                        "with --scheduler, every worker thread)")
+    p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see below)")
     add_limits(p)
     add_core(p)
-    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
+    p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
-    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+    p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="fix the CP-SAT random seed and run deterministically")
     p.add_argument("--db", metavar="FILE",
-                   help="the SQLite file of results (default: LAYOUT.sqlite in the current directory)")
+                   help="the SQLite file of results (default: LAYOUT.sqlite in the current directory); one "
+                        "batch writes it at a time (another is refused), and only results of the same rules "
+                        "(the layout's fingerprint)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--retry-unknown", action="store_true",
@@ -76,6 +84,20 @@ def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
     return seeds
 
 
+def local_jobs(asked: int | None, todo: int) -> int:
+    """Worker processes for ``todo`` deals: ``--jobs`` or every core, at most one per deal and at
+    most ``JOBS_PER_CORE`` per core (more only share the cores, and each costs a process)."""
+    from .. import batch
+
+    cores = batch.default_jobs()
+    jobs = asked or cores
+    if jobs > JOBS_PER_CORE * cores:
+        jobs = JOBS_PER_CORE * cores
+        print(f"patience: --jobs {asked}: more than {JOBS_PER_CORE} per core ({cores} cores here) only share "
+              f"them; using {jobs}", file=sys.stderr)
+    return max(1, min(jobs, todo))
+
+
 def run_batch(args: argparse.Namespace) -> int:
     from concurrent.futures import BrokenExecutor
 
@@ -84,11 +106,16 @@ def run_batch(args: argparse.Namespace) -> int:
     layout = api.load_layout(args.layout, args.max_ranks)
     if args.engine not in engines.ENGINES:
         raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
+    if args.engine in ("cpsat", "both"):
+        family_of(layout).cpsat_model(layout)  # UnsupportedError now, not from the first deal
+    if args.db is not None and not args.db.strip():
+        raise InputError(f"--db: expected a file name, got {args.db!r}")
     seeds = choose_seeds(args, layout)
     limits = limits_from(args)
     store = batch.Store(args.db or batch.default_db(layout), layout)
     todo, progress = batch.plan(store, seeds, args.engine, args.retry_unknown)
     client = None
+    previous = signal.signal(signal.SIGTERM, _terminated) if _main_thread() else None
     try:
         client = batch.dask_client(args.scheduler) if args.scheduler else None
         if len(todo) < len(seeds):
@@ -103,7 +130,7 @@ def run_batch(args: argparse.Namespace) -> int:
                 window = args.jobs or 2 * jobs
                 executor = batch.dask_executor(client)
             else:
-                jobs = min(args.jobs or batch.default_jobs(), len(todo))
+                jobs = local_jobs(args.jobs, len(todo))
                 window = 2 * jobs
                 executor = batch.process_pool(jobs)
             with executor as ex:
@@ -115,15 +142,24 @@ def run_batch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"patience: interrupted; {stored_note(progress, store)}", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"patience: terminated; {stored_note(progress, store)}", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    except batch.StoreError as e:
+        print(f"patience: error: {e}; {stored_note(progress, store)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except BrokenExecutor:
         print("patience: a worker process died (killed, or out of memory? --max-memory bounds the "
               f"search); {stored_note(progress, store)}", file=sys.stderr)
-        return 1
+        return EXIT_INTERNAL
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         store.close()
         if client is not None:
             client.close()
-    summary = {"layout": layout.name, "rules_version": layout.rules_version, "engine": args.engine,
+    summary = {"layout": layout.name, "rules_version": layout.rules_version,
+               "fingerprint": store.meta["fingerprint"], "engine": args.engine,
                **batch.summarize(rows),
                "run": {"db": str(store.path), "solved": len(todo), "skipped": len(seeds) - len(todo),
                        "jobs": jobs, "wall_seconds": round(wall, 3),
@@ -138,6 +174,19 @@ def run_batch(args: argparse.Namespace) -> int:
     return 0
 
 
+class Terminated(BaseException):
+    """SIGTERM, turned into an exception so that a batch stops as cleanly as on Ctrl-C: the deals
+    in flight are dropped, the stored ones stay, the lock file is removed."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 def stored_note(progress: batch.Progress, store: batch.Store) -> str:
     return (f"{sum(progress.counts.values())} of {progress.total} deals are stored in {store.path}; "
             f"run the same command again to resume")
@@ -149,6 +198,8 @@ def run_report(args: argparse.Namespace) -> int:
     conn, meta = batch.open_report(args.db)
     try:
         if args.csv:
+            import csv
+
             out = csv.writer(sys.stdout, lineterminator="\n")
             out.writerow(batch.COLUMNS[:-1])
             out.writerows(batch.export_rows(conn, args.engine))
@@ -163,5 +214,6 @@ def run_report(args: argparse.Namespace) -> int:
     elif summaries:
         print(batch.format_table(summaries), end="")
     else:
-        print(f"{args.db}: no deals stored yet ({meta['layout']}, rules version {meta['rules_version']})")
+        print(f"{args.db}: no deals stored yet ({meta['layout']}, rules version {meta['rules_version']}, "
+              f"rules fingerprint {meta.get('fingerprint', '-')})")
     return 0

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import Any
 
 from .. import graph
-from ..options import add_deal_source, add_layout, load, positive_float, positive_int
+from ..errors import InputError
+from ..live import LiveLine
+from ..options import add_deal_source, add_layout, load, positive_int, seconds_or_none
+
+DEFAULT_TIMEOUT = 60.0  # seconds
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deal_source(p)
     p.add_argument("--max-nodes", type=positive_int, default=graph.DEFAULT_MAX_NODES, metavar="K",
                    help=f"keep at most K states, the nearest to the deal (default {graph.DEFAULT_MAX_NODES})")
-    p.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="stop exploring after this long")
+    p.add_argument("--timeout", type=seconds_or_none, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop exploring after this long (default {DEFAULT_TIMEOUT:g}; 0: no time limit)")
     p.add_argument("--out", action="append", default=[], metavar="FILE",
                    help="write the graph: .graphml, .gexf, .dot/.gv, or a .png picture (needs matplotlib; "
                         f"up to {graph.MAX_DRAWN} states); may be given more than once")
@@ -30,11 +36,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    for path in args.out:  # bad names fail before the work
+    for path in args.out:  # bad names and places fail before the work
         graph.check_out_path(path)
+        check_writable(path)
     layout, deal = load(args)
-    g = graph.state_graph(layout, deal, args.max_nodes, follow_forced=args.follow_forced,
-                          prune_dead=args.prune_dead, timeout=args.timeout)
+    pictures = [path for path in args.out if path.lower().endswith(".png")]
+    # A picture holds at most MAX_DRAWN states: explore one more than that, no further, so that a
+    # graph too big to draw is refused at once, not after the whole exploration.
+    cap = min(args.max_nodes, graph.MAX_DRAWN + 1) if pictures else args.max_nodes
+    what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
+    with LiveLine(f"{what} (state graph): ") as live:
+        g = graph.state_graph(layout, deal, cap, follow_forced=args.follow_forced,
+                              prune_dead=args.prune_dead, timeout=args.timeout, progress=live)
+    if pictures and g.number_of_nodes() > graph.MAX_DRAWN:
+        raise InputError(f"--out {pictures[0]}: the graph has more than {graph.MAX_DRAWN} states, the most a "
+                         f"picture shows; give --max-nodes {graph.MAX_DRAWN} for the nearest ones, a smaller "
+                         "deck (--max-ranks), or write .graphml, .gexf or .dot")
     for path in args.out:
         graph.write_graph(g, path)
     f = graph.figures(g)
@@ -53,6 +70,18 @@ def run_graph(args: argparse.Namespace) -> int:
         for path in args.out:
             print(f"wrote {path}")
     return 0
+
+
+def check_writable(path: str) -> None:
+    """``InputError`` unless a file can be written at ``path``: its folder exists and takes files,
+    and the path is not a folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"--out {path}: is a folder; expected a file name")
+    if not os.path.isdir(folder):
+        raise InputError(f"--out {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--out {path}: cannot write in {folder}")
 
 
 def format_figures(name: str, seed: int | None, f: dict[str, Any]) -> str:

@@ -5,31 +5,47 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+import textwrap
 from typing import Any
 
 from .. import api
-from ..engines import ENGINES
+from ..engines import DESCRIPTIONS, ENGINES
 from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
+from ..files import RESULT_LIMIT, read_text, shown
 from ..limits import Limits
-from ..options import add_deal_source, add_layout, load, memory_size, nonnegative_int, positive_float
+from ..live import LiveLine
+from ..options import (
+    add_deal_source,
+    add_layout,
+    load,
+    memory_size,
+    nonnegative_int,
+    random_seed,
+    seconds_or_none,
+    workers,
+)
 from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("solve", help="decide whether a deal can be won")
+    p = sub.add_parser("solve", help="decide whether a deal can be won",
+                       description=textwrap.fill(
+                           "Decide whether a deal can be won. Exit code 0 won, 1 lost, 3 unknown (a limit "
+                           "was hit), 2 bad input, 4 the engines disagree, 70 an internal error. On a "
+                           "terminal a live line on stderr shows the search as it runs.", 78),
+                       epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     add_deal_source(p)
-    p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs)")
+    p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs; see below)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
-    add_limits(p)
+    add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
-    p.add_argument("--workers", type=nonnegative_int, default=None, metavar="K",
+    p.add_argument("--workers", type=workers, default=None, metavar="K",
                    help="CP-SAT search workers (default: CP-SAT's own choice)")
-    p.add_argument("--random-seed", type=nonnegative_int, default=None, metavar="S",
+    p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
                    help="a win with the fewest moves, by breadth-first search over the state graph (small or "
@@ -42,11 +58,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_verify)
 
 
-def add_limits(p: argparse.ArgumentParser) -> None:
+DEFAULT_TIMEOUT = 60.0  # seconds: `patience solve` stops by itself unless told --timeout 0
+
+
+def engines_epilog() -> str:
+    width = max(map(len, DESCRIPTIONS))
+    return "engines:\n" + "\n".join(f"  {name:<{width}}  {text}" for name, text in DESCRIPTIONS.items())
+
+
+def add_limits(p: argparse.ArgumentParser, default_timeout: float | None = None) -> None:
     p.add_argument("--max-nodes", type=nonnegative_int, metavar="N", help="stop after N search nodes")
-    p.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="stop after this many seconds")
+    when = (f"default {default_timeout:g}; 0: no time limit" if default_timeout is not None
+            else "default: no time limit")
+    p.add_argument("--timeout", type=seconds_or_none, default=default_timeout, metavar="SECONDS",
+                   help=f"stop after this many seconds, answering unknown ({when})")
     p.add_argument("--max-memory", type=memory_size, metavar="SIZE",
-                   help="bound the transposition table (e.g. 500M, 2G); the oldest half is "
+                   help="bound the transposition table (e.g. 500M, 2G; at least 1M); the oldest half is "
                         "dropped when full, which costs time, never a verdict")
 
 
@@ -75,9 +102,13 @@ def run_solve(args: argparse.Namespace) -> int:
     layout, deal = load(args)
     if getattr(args, "shortest", False):
         return run_shortest(args, layout, deal)
+    limits = limits_from(args)
+    what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     try:
-        result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
-                           limits=limits_from(args), **engine_options(args))
+        with LiveLine(f"{what} ({args.engine}): ") as live:
+            live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
+            result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
+                               limits=limits, progress=live, **engine_options(args))
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
             print(json.dumps(r.to_json()) if args.json else format_result(r, layout))
@@ -96,7 +127,9 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
 
     if args.engine != "dfs":
         raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
-    result = solve_shortest(layout, deal, args.seed, limits_from(args))
+    what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
+    with LiveLine(f"{what} (shortest win): ") as live:
+        result = solve_shortest(layout, deal, args.seed, limits_from(args), progress=live)
     print(json.dumps(result.to_json()) if args.json else format_result(result, layout))
     return result.exit_code
 
@@ -115,30 +148,30 @@ def format_result(result: Result, layout: Any = None) -> str:
     return "\n".join(lines)
 
 
-def read_result(path: Path) -> dict[str, Any]:
-    """A result JSON file as ``patience solve --json`` writes it, checked for its main keys."""
+def read_result(path: str) -> dict[str, Any]:
+    """A result JSON file as ``patience solve --json`` writes it, every key checked
+    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes."""
+    text = read_text(path, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
+    where = shown(path)
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+        obj = json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except (RecursionError, UnicodeDecodeError):
-        raise InputError(f"{path}: expected a result JSON file written by `patience solve --json`") from None
-    if not isinstance(obj, dict) or "layout" not in obj or "verdict" not in obj:
-        raise InputError(f"{path}: expected a result object with 'layout', 'verdict', 'deal' and 'solution'")
+        raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+    except RecursionError:
+        raise InputError(f"{where}: expected a result JSON file written by `patience solve --json`") from None
+    Result.from_json(obj, where)
     return obj
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    path = Path(args.result)
-    obj = read_result(path)
-    if obj["verdict"] != "won":
-        print(f"{path}: verdict {obj['verdict']!r}: there is no solution to replay")
-        return 0
-    problem = api.verify(obj, args.layout)
+    path = shown(args.result)
+    result = Result.from_json(read_result(args.result), path)
+    problem = api.verify(result, args.layout)
     if problem is not None:
-        print(f"{path}: {problem}", file=sys.stderr)
+        print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{path}: all {len(obj.get('solution') or [])} moves legal; the game is won")
+    if result.verdict != "won":
+        print(f"{path}: verdict {result.verdict!r}: there is no solution to replay; the deal and the rules check")
+        return 0
+    print(f"{path}: all {len(result.solution or [])} moves legal; the game is won")
     return 0

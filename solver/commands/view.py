@@ -20,6 +20,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_view(args: argparse.Namespace) -> int:
     path = Path(args.result)
-    result = api.load_result(read_result(path), args.layout, where=str(path))
+    result = api.load_result(read_result(args.result), args.layout, where=str(path))
     emit(result.html(), args.out)
     return 0

@@ -1,7 +1,6 @@
 # Types of the compiled extension module _dfs.pyx (for mypy; the module itself is Cython).
 import random
 from collections.abc import Callable
-from typing import Any
 
 from ..families.core import CorePosition
 from ..result import Verdict
@@ -23,7 +22,7 @@ class KeyTable:
 def luby(i: int) -> int: ...
 def search(pos: CorePosition, max_nodes: int | None, timeout: float | None, max_entries: int | None,
            use_forced: bool, use_bounds: bool, restarts: tuple[int, float] | None, rng: random.Random,
-           progress: Callable[[dict[str, Any]], None] | None, progress_every: float = 0.5
+           progress: Callable[[dict[str, float | int]], None] | None, progress_every: float = 0.5
            ) -> tuple[Verdict, str | None, list[int], int, float, int, int, int]: ...
 def table_bytes_per_entry(key_len: int) -> int: ...
 def _twister_agrees() -> bool: ...

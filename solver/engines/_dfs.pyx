@@ -575,7 +575,8 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
 
     ``max_nodes``, ``timeout``, ``max_entries`` may be None; ``restarts`` is None or
     ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
-    callable given a dict every ``progress_every`` seconds (looked at every 1024 nodes).
+    callable given a dict about every ``progress_every`` seconds (the clock is read every 1024
+    nodes), as ``dfs`` gives it.
     Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes).
     """
     cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
@@ -594,12 +595,12 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
     cdef int64_t run = 0, limit = -1 if max_nodes is None else max_nodes, budget
     cdef int64_t base = 0 if restarts is None else restarts[0]
     cdef double restart_noise = 0.0 if restarts is None else restarts[1]
-    cdef double start = time.perf_counter(), now, last_report
+    cdef double start = time.perf_counter(), now
+    cdef double next_report = start + progress_every
     cdef double deadline = 0.0 if timeout is None else start + timeout
     cdef bint timed = timeout is not None, reporting = progress is not None
     cdef Frame* fr
     cdef int move
-    last_report = start
 
     while True:
         run += 1
@@ -619,11 +620,11 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
                     now = time.perf_counter()
                     if timed and now > deadline:
                         return _finish(s, depth0, start, "unknown", f"timeout {timeout:g} s")
-                    if reporting and now - last_report >= progress_every:
-                        last_report = now
+                    if reporting and now >= next_report:
+                        next_report = now + progress_every
                         progress({"seconds": now - start, "nodes": s.nodes,
-                                  "nodes_per_s": s.nodes / (now - start), "depth": s.nframes,
-                                  "table": s.table.count})
+                                  "nodes_per_second": s.nodes / max(now - start, 1e-9),
+                                  "depth": pos.ply - depth0, "table": s.table.count})
             if limit >= 0 and s.nodes > limit:
                 return _finish(s, depth0, start, "unknown", f"max-nodes {max_nodes}")
             if budget >= 0 and s.nodes >= budget:

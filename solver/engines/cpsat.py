@@ -34,6 +34,8 @@ def run_cpsat(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> E
     if limits.timeout is not None and options.get("random_seed") is None:
         limits = replace(limits, timeout=max(0.01, limits.timeout - built))
     verdict, reason, moves, stats = model.solve(limits, options)
+    if verdict == "lost" and reason is None:
+        reason = "cp-sat: the model is infeasible, a proof that no win exists"
     if verdict == "unknown" and reason in (None, limit_reason(limits, options)):
         reason = limit_reason(given, options)  # the limit the caller gave, not what was left of it
     stats = {"model": type(model).__name__, "build_seconds": round(built, 4), **stats}

@@ -40,6 +40,11 @@ from . import core as cores
 
 CORES = cores.CORES  # what the search runs on (the ``core`` option also takes ``auto``): engines/core.py
 
+# Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
+PROGRESS_EVERY = 0.5
+# ``progress(stats)``: a live report of a running search (see ``dfs``).
+Progress = Callable[[dict[str, float | int]], None]
+
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
@@ -106,14 +111,20 @@ def luby(i: int) -> int:
 
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
-        use_bounds: bool = True, restarts: Restarts | None = None) -> Outcome:
+        use_bounds: bool = True, restarts: Restarts | None = None,
+        progress: Progress | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
     budgets (see ``Restarts``); the last verdict is as complete as without.
+    ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
+    ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
+    of the search) and ``table`` (positions in the transposition table); the
+    clock is read every 1024 nodes, as for the timeout.
     """
     limits = limits or Limits()
     start = time.perf_counter()
+    next_report = start + PROGRESS_EVERY
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
     table = _Table(max_entries(limits))
@@ -187,9 +198,15 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
                     pos.pop()
                 continue
             nodes += 1
-            if nodes & 1023 == 0:
-                if deadline is not None and time.perf_counter() > deadline:
+            if nodes & 1023 == 0 and (deadline is not None or progress is not None):
+                now = time.perf_counter()
+                if deadline is not None and now > deadline:
                     return finish("unknown", f"timeout {limits.timeout:g} s")
+                if progress is not None and now >= next_report:
+                    next_report = now + PROGRESS_EVERY
+                    progress({"seconds": now - start, "nodes": nodes,
+                              "nodes_per_second": nodes / max(now - start, 1e-9),
+                              "depth": len(pos.history) - depth0, "table": len(table.keys)})
             if max_nodes is not None and nodes > max_nodes:
                 return finish("unknown", f"max-nodes {max_nodes}")
             if budget is not None and nodes >= budget:
@@ -205,14 +222,14 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
-                 restarts: Restarts | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
+                 restarts: Restarts | None = None, progress: Progress | None = None,
                  max_entries: int | None = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
-    (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes).
+    (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
+    same ``progress`` reports.
 
     ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
-    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``progress``, if
-    given, is called about twice a second with seconds, nodes, nodes_per_s, depth, table.
+    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).
     """
     from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
@@ -222,7 +239,7 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     rng = random.Random(restarts.seed if restarts else 0)
     verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress)
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
     return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
 
 
@@ -237,7 +254,7 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         restarts = Restarts(seed=options.get("random_seed") or 0)
     search = compiled_dfs if core == "compiled" else dfs
     out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts)
+                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
                      {"table": out.table_size, "evictions": out.evictions, "core": core})

@@ -98,7 +98,7 @@ def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
     nodes = sum(run.nodes for run in runs.values())
     for name, run in runs.items():
         if run.verdict != "unknown":
-            return EngineRun(run.verdict, None, run.solution, nodes, {"decided_by": name, **stats})
+            return EngineRun(run.verdict, run.reason, run.solution, nodes, {"decided_by": name, **stats})
     reason = "; ".join(f"{name}: {run.reason}" for name, run in runs.items())
     return EngineRun("unknown", reason, None, nodes, stats)
 
@@ -132,7 +132,7 @@ def run_auto(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
             continue  # no CP-SAT model for this layout: the DFS takes its time
         phases.append({"engine": engine, **_summary(run)})
         if run.verdict != "unknown":
-            return EngineRun(run.verdict, None, run.solution, run.nodes,
+            return EngineRun(run.verdict, run.reason, run.solution, run.nodes,
                              {"decided_by": engine, "phases": phases})
     nodes = sum(p["nodes"] for p in phases)
     return EngineRun("unknown", f"timeout {budget:g} s", None, nodes, {"phases": phases})

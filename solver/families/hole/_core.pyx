@@ -84,7 +84,7 @@ cdef class HoleCore(CorePosition):
 
     # -- the mutable state
     cdef int* height       # per pile
-    cdef int* hole_stack   # ranks put on the hole by the moves played (the undo of pop)
+    cdef int* hole_stack   # the hole's rank before each move played (what pop restores)
     cdef int hole_rank, left
     cdef int count[NRANKS]      # remaining cards of each rank (columns and stock)
     cdef int col_count[NRANKS]  # remaining column cards of each rank
@@ -95,6 +95,8 @@ cdef class HoleCore(CorePosition):
     cdef tuple start_ranks      # the hole's ranks at the deal, for ``state``
 
     def __init__(self, ref: HolePosition):
+        if self.slot_rank != NULL:
+            raise ValueError("HoleCore is built once")
         if ref.history:
             raise ValueError("HoleCore is built from a position at the deal")
         if ref.ncols > 63:
@@ -139,6 +141,8 @@ cdef class HoleCore(CorePosition):
         self.height = self._ints(ref.height)
         self.hole_stack = self._ints([0] * (self.nslots + 1))  # one rank per card at most
         for r in range(NRANKS):
+            if len(ref.near[r]) > 2:
+                raise ValueError(f"rank {r} has {len(ref.near[r])} neighbours; HoleCore holds two")
             self.near_n[r] = len(ref.near[r])
             for i, x in enumerate(ref.near[r]):
                 self.near[r][i] = x
@@ -218,11 +222,11 @@ cdef class HoleCore(CorePosition):
         if not self.walk_ok:
             return
         self.walk_all = ref.walk_all
-        self.walk_conn = <unsigned char*>calloc(len(ref.walk_conn), 1)
+        cdef bytes conn = bytes(ref.walk_conn)  # 0/1 per edge set: one copy, not 2**n item reads
+        self.walk_conn = <unsigned char*>calloc(len(conn), 1)
         if self.walk_conn == NULL:
             raise MemoryError()
-        for m, ok in enumerate(ref.walk_conn):
-            self.walk_conn[m] = ok
+        memcpy(self.walk_conn, <const char*>conn, len(conn))
         for t in range(self.walk_n):
             self.walk_t0[t] = ref.walk_t0[t]
             self.walk_tp[t] = ref.walk_tp[t]

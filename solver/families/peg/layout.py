@@ -33,11 +33,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import cached_property
-from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import DealError, InputError, LayoutError
-from ...schema import Table
+from ...files import DEAL_LIMIT, read_text, shown
+from ...schema import Table, layout_name
 from .geometry import HOLE, MAX_COLUMNS, MAX_ROWS, Board
 from .pagoda import Bounds, bounds_for, position_class
 from .position import Goal, PegPosition, Tables
@@ -76,7 +76,7 @@ def _hole(board: Board, t: Table, key: str, value: Any, what: str) -> int:
 def parse_board_layout(data: dict[str, Any], where: str, name: str) -> PegLayout:
     """A peg board layout from parsed TOML ``data``; ``where`` names the file in messages."""
     top = Table(where, "", data)
-    name = top.str("name", name)
+    name = layout_name(top, name)
     title = top.str("title", name)
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
@@ -192,15 +192,15 @@ class PegLayout:
 
     def read_deal(self, path: str) -> Deal:
         """A start position from a file: JSON, or a picture with ``o`` a peg and ``.`` an empty hole."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as e:
-            raise DealError(f"{path}: cannot read: {e.strerror}") from None
+        text = read_text(path, DEAL_LIMIT, "deal file", "JSON, or a picture of the board", DealError)
+        path = shown(path)
         if text.lstrip().startswith("{"):
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
                 raise DealError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+            except RecursionError:
+                raise DealError(f"{path}: malformed JSON: nested too deeply") from None
             if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):  # a whole result file
                 obj = obj["deal"]
             return self.deal_from_json(obj, path)

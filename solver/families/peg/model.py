@@ -63,7 +63,7 @@ def solve_peg_cpsat(layout: PegLayout, deal: Deal, limits: Limits, **options: An
     steps = len(start) - goal.pegs
     holes, jumps = range(board.size), board.jumps
     if steps < 0:
-        return "lost", None, None, {"steps": steps, "branches": 0}
+        return "lost", "fewer pegs than the goal", None, {"steps": steps, "branches": 0}
 
     m = cp_model.CpModel()
     state = [[m.new_bool_var(f"s{t}_{board.names[h]}") for h in holes] for t in range(steps + 1)]
@@ -144,7 +144,8 @@ def solve_peg_cpsat(layout: PegLayout, deal: Deal, limits: Limits, **options: An
             solution.append({"card": "peg", "from": board.names[frm], "to": board.names[to]})
         return "won", None, solution, stats
     if status == cp_model.INFEASIBLE:
-        return "lost", None, None, stats
+        return "lost", "cp-sat: the step model is infeasible, a proof that no line of jumps reaches the goal", \
+            None, stats
     if limits.timeout is not None and solver.wall_time >= limits.timeout * 0.95:
         reason = f"timeout {limits.timeout:g} s"
     elif limits.max_nodes is not None:

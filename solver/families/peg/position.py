@@ -172,11 +172,11 @@ class PegPosition:
         """The bound that proves the goal unreachable, or None."""
         t = self.t
         if self.doomed:
-            return "position classes: the start and the goal are in different classes (a parity invariant)"
+            return "position classes: the start and the goal lie in different classes, which no jump changes"
         if self.count < t.goal.pegs:
             return "fewer pegs than the goal"
         if (self.weights + t.weight_add) & t.weight_top != t.weight_top:
-            return "pagoda function: a weight of the pegs below the goal's"
+            return "pagoda function: the pegs weigh less than the goal, and a jump never adds weight"
         return None
 
     def key(self) -> int:

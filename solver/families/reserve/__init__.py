@@ -3,6 +3,7 @@
 Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 
 - ``position``: the DFS's position, its dominance and bounds.
+- ``_core``: the same position compiled (Cython), for the compiled DFS.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Model, Position
 from ..card import CardFamily, Deal
@@ -23,6 +25,18 @@ class ReserveFamily(CardFamily):
         from .position import ReservePosition
 
         return ReservePosition(layout, deal)
+
+    def compiled_position(self, layout: Layout, deal: Deal) -> Position:
+        from .position import ReservePosition
+
+        try:
+            from ._core import ReserveCore
+        except ImportError as e:
+            raise UnsupportedError(f"the reserve family's compiled core is not built ({e})") from None
+        try:
+            return ReserveCore(ReservePosition(layout, deal))
+        except ValueError as e:  # beyond the compiled position's fixed room (MAX_MOVES, MAX_KEY)
+            raise UnsupportedError(f"layout {layout.name!r}: {e}; use --core python") from None
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import ReserveModel, check_supported

@@ -49,6 +49,12 @@ STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
 Move = tuple[int, int]
 
+# What ``is_dead`` names, in order (the compiled position reports these by number).
+BURIED_DEAD = "buried card: a card can leave its column only after a card it must follow"
+COUNTING_DEAD = ("counting bound: the forty-first card rule; even a generous play-out of the rest of the pack "
+                 "fails")
+DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD)
+
 
 class ReservePosition:
     def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
@@ -111,6 +117,9 @@ class ReservePosition:
         self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
         self.waste: list[int] = []
         self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        # With unlimited redeals how many are left does not matter for play: the key leaves it
+        # out, or every redeal would look like a new position and the search never end.
+        self.unlimited_redeals = s.redeals < 0
         self.batch_left = 0
         self.history: list[Move] = []
         self._undo: list[Any] = []
@@ -370,7 +379,7 @@ class ReservePosition:
             cols.sort()
         k: tuple[Any, ...] = (bytes(self.h), b"|".join(cols))
         if self.turn == "waste":
-            k += (bytes(self.stock), bytes(self.waste), self.redeals_left)
+            k += (bytes(self.stock), bytes(self.waste), -1 if self.unlimited_redeals else self.redeals_left)
         elif self.turn != "place":
             k += (len(self.stock),)
         if self.batch_size:
@@ -405,10 +414,9 @@ class ReservePosition:
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
         if self._buried():
-            return "buried card: a card can leave its column only after a card it must follow"
+            return BURIED_DEAD
         if self._relaxed_play():
-            return ("counting bound: even a generous play-out of the rest of the pack (the forty-first card "
-                    "rule) fails")
+            return COUNTING_DEAD
         return None
 
     def _relaxed_play(self) -> bool:

@@ -336,7 +336,8 @@ class TableauModel:
             solver = make_solver(quick, options)
             status = solver.solve(self.relaxation())
             if status == cp_model.INFEASIBLE:
-                return "lost", None, None, {"status": "INFEASIBLE", "proof": "order relaxation",
+                return "lost", ("cp-sat: the order relaxation is infeasible, and every win satisfies it"), \
+                    None, {"status": "INFEASIBLE", "proof": "order relaxation",
                                             "wall": round(solver.wall_time, 4), "branches": solver.num_branches}
             relaxed = {"relaxation": solver.status_name(status), "relaxation_wall": round(solver.wall_time, 4)}
         for horizon in self.horizons(options):

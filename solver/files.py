@@ -1,0 +1,44 @@
+"""Reading the user's text files: bounded in size, UTF-8 with or without a byte-order mark.
+
+Every input file (a layout, a deal, a result to verify) is read through
+``read_text``, which reads at most ``limit + 1`` bytes: a path that names
+``/dev/zero``, a symlink to it, or a log file given by mistake is refused at
+once instead of filling the memory.  The limits are far above any real file of
+its kind (a layout is a few KiB; a deal of two packs a few hundred bytes; a
+result with a long solution a few hundred KiB).
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+LAYOUT_LIMIT = 1 << 20  # bytes: 1 MiB
+DEAL_LIMIT = 4 << 20  # 4 MiB
+RESULT_LIMIT = 64 << 20  # 64 MiB
+
+
+def shown(path: str) -> str:
+    """A path as messages print it: quoted when it holds a newline or another unprintable character,
+    so that a message stays one line."""
+    return path if path.isprintable() else repr(path)
+
+
+def size_text(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
+
+
+def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
+    """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
+    (a leading byte-order mark is dropped).  Anything else raises ``error`` naming the file,
+    ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise error(f"{shown(path)}: cannot read {what}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise error(f"{shown(path)}: {what} larger than {size_text(limit)}; expected {expected}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None

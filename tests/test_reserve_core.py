@@ -1,0 +1,326 @@
+"""The debutante family's compiled position (``ReserveCore``, issue #15) against the pure-Python
+``ReservePosition``, node for node: the same legal moves in the same order, forced moves, bounds,
+keys (equal exactly when the reference's are), move names; and the compiled DFS against the
+pure-Python DFS on every layout of the family and on variants that reach every rule the position
+reads.
+
+Skipped when the extension is not built, unless ``PATIENCE_REQUIRE_COMPILED=1`` (CI sets it),
+which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from walks import assert_push_then_pop_restores, perft
+
+from solver import api
+from solver import deal as deals
+from solver.engines import dfs as pydfs
+from solver.engines.dfs import Restarts, compiled_dfs, dfs
+from solver.families import family_of, solution_json
+from solver.families.reserve.position import DEAD_REASONS, ReservePosition
+from solver.layout import FoundationRow, Layout, Reserve, Stock
+from solver.limits import Limits
+from solver.schema import builtin_names
+
+REQUIRED = os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1"
+try:
+    from solver.engines import _dfs  # noqa: F401
+    from solver.families.reserve._core import ReserveCore
+except ImportError as e:
+    if REQUIRED:
+        raise
+    pytest.skip(f"the compiled core is not built ({e})", allow_module_level=True)
+
+FAMILY = ["debutante", "debutante-fifo", "debutante-unlimited", "debutante-1", "colorado",
+          "grandfather", "double-line", "twenty", "sly-fox"]
+SHAKY = Restarts(base=3, noise=0.6, seed=7)  # many restarts: the shared table and the noise work hard
+WALK = 200  # moves at most in a random walk (with unlimited redeals a walk may never end)
+
+
+def test_every_layout_of_the_family_is_here():
+    assert sorted(FAMILY) == sorted(n for n in builtin_names() if family_of(api.load_layout(n)).name == "reserve")
+
+
+def variant(name: str, ranks: int, columns: int, **rules: Any) -> Layout:
+    """``name`` on a reduced deck with fewer columns, with some reserve/stock rules changed."""
+    lay = api.load_layout(name)
+    res = {k: v for k, v in rules.items() if k in Reserve.__dataclass_fields__}
+    sto = {k: v for k, v in rules.items() if k in Stock.__dataclass_fields__}
+    assert len(res) + len(sto) == len(rules), rules
+    lay = replace(lay, reserve=replace(lay.reserve, count=columns, **res), stock=replace(lay.stock, **sto))
+    return replace(lay.with_max_rank(ranks), name="-".join([name, str(ranks), str(columns), *map(str, rules.values())]))
+
+
+def rows(lay: Layout, *rows: FoundationRow, decks: int = 2) -> Layout:
+    """``lay`` with other foundation rows."""
+    return replace(lay, decks=decks, foundations=replace(lay.foundations, rows=rows),
+                   name=f"{lay.name}-{len(rows)}-rows")
+
+
+# Rule values no built-in layout has, each on a small game: suit sequences in the columns,
+# queues with immediate refills (no column dominance), several cards to the waste at a time,
+# unlimited redeals, a waste of limited size, gaps taking any top, batches with limited columns;
+# one foundation row (one pack), and three (no dominance: the marks have room for two rows).
+VARIANTS = [
+    variant("debutante", 5, 4, accepts="suit-sequence"),
+    variant("colorado", 5, 4, accepts="suit-sequence", access="first"),
+    variant("twenty", 4, 3, access="first"),
+    variant("grandfather", 5, 3, deal_count=3, redeals=-1),
+    variant("double-line", 5, 3, deal_count=2, waste_capacity=4),
+    variant("debutante", 5, 3, gaps="any-top"),
+    variant("sly-fox", 5, 4, capacity=3, batch=3),
+    variant("debutante-fifo", 5, 3, redeals=0, capacity=3),
+    rows(variant("debutante", 5, 4), FoundationRow(1, 1), decks=1),
+    rows(variant("colorado", 5, 4), FoundationRow(1, 1), FoundationRow(5, -1), FoundationRow(1, 1)),
+]
+
+
+def small_games() -> list[Layout]:
+    """Every layout of the family on small decks (two sizes), and the variants."""
+    out = []
+    for name in FAMILY:
+        out += [variant(name, 4, 3), variant(name, 6, 5)]
+    return out + VARIANTS
+
+
+def both(lay: Layout, deal: Any, **kw: Any) -> tuple[ReservePosition, Any]:
+    return ReservePosition(lay, deal, **kw), ReserveCore(ReservePosition(lay, deal, **kw))
+
+
+def summary(out: pydfs.Outcome) -> tuple[Any, ...]:
+    return out.verdict, out.reason, out.nodes, out.table_size, out.evictions
+
+
+def snapshot(p: ReservePosition) -> tuple[Any, ...]:
+    """The reference's state, in the order of the first items of ``ReserveCore.state()``."""
+    return ([c[:] for c in p.cols], p.h[:], p.need[:], p.stock[:], p.waste[:], p.rem[:],
+            p.placed, p.redeals_left, p.batch_left)
+
+
+def assert_same(ref: ReservePosition, core: Any) -> None:
+    """The two positions agree on everything the search asks."""
+    assert core.state()[:9] == snapshot(ref)
+    moves = core.legal_moves()
+    assert [core.reference_move(m) for m in moves] == ref.legal_moves()
+    f = core.forced_move()
+    assert (None if f is None else core.reference_move(f)) == ref.forced_move()
+    assert core.is_dead() == ref.is_dead()
+    assert core.is_won() == ref.is_won()
+    assert [core.reference_move(m) for m in core.history] == ref.history and core.ply == len(ref.history)
+    for m in moves:
+        assert core.move_json(m) == ref.move_json(core.reference_move(m))
+
+
+# ------------------------------------------------------------ node for node
+
+
+def compare_searches(lay: Layout, seeds: range, limits: Limits, max_entries: int | None = None,
+                     **kw: Any) -> set[str]:
+    """The compiled DFS and the pure-Python DFS on each seed's deal: the same verdict, reason,
+    node count, moves, table size and evictions; returns the kinds of outcome seen."""
+    seen = set()
+    dominance = kw.pop("dominance", True)
+    for seed in seeds:
+        deal = deals.from_seed(lay, seed)
+        ref, core = both(lay, deal, dominance=dominance)
+        want = dfs(ref, limits, **kw)
+        got = compiled_dfs(core, limits, max_entries=max_entries, **kw)
+        assert summary(got) == summary(want), (lay.name, seed)
+        assert [core.reference_move(m) for m in got.moves] == want.moves, (lay.name, seed)
+        assert core.history == [] and core.state() == both(lay, deal, dominance=dominance)[1].state()
+        if got.verdict == "won":
+            assert solution_json(core, got.moves) == solution_json(ref, want.moves)
+        seen.add(got.verdict)
+        seen.add(got.reason or "")
+        if got.evictions:
+            seen.add("evicted")
+    return seen
+
+
+@pytest.mark.parametrize("restarts, max_entries", [(None, None), (Restarts(), None), (SHAKY, None), (SHAKY, 64)])
+def test_node_for_node(restarts, max_entries):
+    """Every layout of the family on two small decks and the variants, three seeds each, with
+    a node limit; with and without restarts, and with a small table."""
+    limits = Limits(max_nodes=800, max_memory=None if max_entries is None else max_entries * pydfs.BYTES_PER_ENTRY)
+    seen: set[str] = set()
+    for lay in small_games():
+        seen |= compare_searches(lay, range(1, 4), limits, max_entries)
+    assert {"won", "lost", "unknown", DEAD_REASONS[1]} <= seen  # every kind of ending was compared
+    if max_entries is not None:
+        assert "evicted" in seen
+
+
+def test_node_for_node_without_dominance_or_bounds():
+    """The switches: no forced moves, no bounds, and the position without its dominance."""
+    limits = Limits(max_nodes=500)
+    for lay in (variant("debutante", 5, 3), variant("grandfather", 5, 3), variant("twenty", 4, 3)):
+        for kw in ({"use_forced": False}, {"use_bounds": False}, {"dominance": False, "use_forced": False}):
+            compare_searches(lay, range(1, 3), limits, **kw)
+
+
+def test_node_limits_are_exact():
+    lay = api.load_layout("debutante")
+    deal = deals.from_seed(lay, 3)
+    for n in (0, 1, 2, 1023, 1024, 1025):
+        ref, core = both(lay, deal)
+        assert summary(compiled_dfs(core, Limits(max_nodes=n))) == summary(dfs(ref, Limits(max_nodes=n))), n
+
+
+def test_full_deals_agree():
+    """A sample of full deals, every layout, a node limit: the same result through ``api.solve``
+    (auto picks the compiled core), solutions included."""
+    for name in FAMILY:
+        for seed in (1, 2):
+            limits = Limits(max_nodes=300)
+            c = api.solve(name, seed=seed, limits=limits)
+            p = api.solve(name, seed=seed, limits=limits, core="python")
+            assert c.stats["core"] == "compiled" and p.stats["core"] == "python"
+            assert (c.verdict, c.reason, c.stats["nodes"], c.solution) == \
+                (p.verdict, p.reason, p.stats["nodes"], p.solution), (name, seed)
+
+
+def test_won_and_dead_full_deals():
+    """A won colorado deal (its solution replays) and a debutante deal the counting bound cuts
+    at the root, as the reference finds them."""
+    c = api.solve("colorado", seed=3, limits=Limits(max_nodes=20_000))
+    p = api.solve("colorado", seed=3, limits=Limits(max_nodes=20_000), core="python")
+    assert c.verdict == p.verdict == "won" and c.solution == p.solution and c.stats["nodes"] == p.stats["nodes"]
+    assert api.verify(c.to_json()) is None
+    lost = api.solve("debutante", seed=30, core="compiled")
+    assert lost.verdict == "lost" and lost.reason == DEAD_REASONS[1] and lost.stats["nodes"] == 0
+
+
+def test_the_python_dfs_runs_on_the_compiled_position():
+    lay = variant("colorado", 6, 5)
+    for seed in (1, 2):
+        ref, core = both(lay, deals.from_seed(lay, seed))
+        got, want = dfs(core, Limits(max_nodes=400)), dfs(ref, Limits(max_nodes=400))
+        assert summary(got) == summary(want)
+        assert [core.reference_move(m) for m in got.moves] == want.moves
+
+
+# ------------------------------------------------------------ the position
+
+
+@pytest.mark.parametrize("lay", small_games()[::2] + VARIANTS, ids=lambda lay: lay.name)
+def test_perft(lay):
+    """Perft to depth 4 from the deal and from points along a random playout."""
+    for seed in (1, 2):
+        ref, core = both(lay, deals.from_seed(lay, seed))
+        rng = random.Random(seed)
+        for _ in range(3):
+            assert perft(core, 4) == perft(ref, 4)
+            for _ in range(rng.randrange(3, 12)):
+                moves = core.legal_moves()
+                if not moves:
+                    break
+                m = rng.choice(moves)
+                ref.push(core.reference_move(m))
+                core.push(m)
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_random_playouts_agree(name):
+    """Random playouts to the end on full and reduced decks: the same moves, forced move, bound,
+    state and move names at every step, and the same state after popping every move."""
+    rng = random.Random(5)
+    lay = api.load_layout(name)
+    for lay in (api.load_layout(name), variant(name, 7, 8)):
+        for seed in (1, 2):
+            deal = deals.from_seed(lay, seed)
+            ref, core = both(lay, deal)
+            while True:
+                assert_same(ref, core)
+                moves = core.legal_moves()
+                if not moves or core.ply == WALK:
+                    break
+                m = rng.choice(moves)
+                ref.push(core.reference_move(m))
+                core.push(m)
+            while ref.history:
+                assert core.reference_move(core.pop()) == ref.pop()
+            assert core.state() == ReserveCore(ReservePosition(lay, deal)).state()
+
+
+def test_both_bounds_fire_on_the_walks():
+    """The bounds compared on the walks do fire, each of them, and agree where they do."""
+    rng = random.Random(2)
+    fired = set()
+    for lay in (variant("colorado", 6, 5), variant("debutante-fifo", 6, 5)):
+        for seed in range(1, 4):
+            ref, core = both(lay, deals.from_seed(lay, seed))
+            while (moves := core.legal_moves()) and core.ply < WALK:
+                fired.add(core.is_dead())
+                assert core.is_dead() == ref.is_dead()
+                m = rng.choice(moves)
+                ref.push(core.reference_move(m))
+                core.push(m)
+    assert fired >= {None, *DEAD_REASONS}
+
+
+GAMES = small_games()
+
+
+@st.composite
+def small_deal(draw: Any) -> tuple[Layout, Any]:
+    lay = draw(st.sampled_from(GAMES))
+    return lay, deals.from_seed(lay, draw(st.integers(1, 10**6)))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_deal(), st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_push_then_pop_restores_the_compiled_position(case, picks):
+    lay, deal = case
+    assert_push_then_pop_restores(ReserveCore(ReservePosition(lay, deal)), picks)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_deal(), st.randoms(use_true_random=False))
+def test_walks_agree_and_keys_are_equal_exactly_when_the_references_are(case, rnd):
+    """Many random walks of one deal, the two positions in step: the same answers at every step,
+    and compiled key equality is reference key equality (a one-to-one map between the keys)."""
+    lay, deal = case
+    ref, core = both(lay, deal)
+    to_core: dict[Any, bytes] = {}
+    to_ref: dict[bytes, Any] = {}
+    for _ in range(8):
+        while True:
+            assert_same(ref, core)
+            a, b = ref.key(), core.key()
+            assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
+            moves = core.legal_moves()
+            forced = core.forced_move()
+            if forced is not None:
+                moves.append(forced)
+            if not moves or core.ply >= WALK:
+                break
+            m = rnd.choice(moves)
+            ref.push(core.reference_move(m))
+            core.push(m)
+        for _ in range(rnd.randrange(len(ref.history) + 1)):  # back up part of the way
+            assert core.reference_move(core.pop()) == ref.pop()
+    while ref.history:
+        assert core.reference_move(core.pop()) == ref.pop()
+    assert core.state() == ReserveCore(ReservePosition(lay, deal)).state()
+
+
+def test_bad_moves_are_refused():
+    lay = api.load_layout("debutante")
+    core = ReserveCore(ReservePosition(lay, deals.from_seed(lay, 1)))
+    for move in ((99, 1000), (-1, -1), (0, 1099), (-2, 0), (-1, -4), (0, -2), (-2, -3)):
+        with pytest.raises(ValueError):
+            core.push(core.code(move))
+    with pytest.raises(IndexError):
+        core.pop()
+    played = ReservePosition(lay, deals.from_seed(lay, 1))
+    played.push(played.legal_moves()[0])
+    with pytest.raises(ValueError, match="at the deal"):
+        ReserveCore(played)
