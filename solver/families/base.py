@@ -81,6 +81,32 @@ class Model(Protocol):
     def solve(self, limits: Limits, options: dict[str, Any]) -> Solved: ...
 
 
+class Referee(Protocol):
+    """The referee's game at one moment, stepped one move at a time (``GameFamily.referee``).
+
+    Written from the rules in words on plain lists of card names; it shares nothing with the
+    positions, the rule tables or the models.  ``replay`` is a loop over ``play``; the plain
+    exhaustive search (``solver.families.brute``) steps it from a copy to another.
+    """
+
+    moves: int  # moves played so far
+    problem: str | None  # what is wrong with the deal itself (then no move is legal), or None
+
+    def play(self, move: dict[str, Any]) -> str | None:
+        """Play ``move`` (in the result contract) if it is legal and return None; else what is
+        wrong, naming the move; a refused move changes nothing."""
+
+    def won(self) -> bool: ...
+
+    def state(self) -> Hashable:
+        """Everything that decides what may happen next (not the number of moves played)."""
+
+    def copy(self) -> Referee: ...
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Every stack by name, its cards bottom first and the card that leaves next last."""
+
+
 @dataclass(frozen=True)
 class LayoutReader:
     """One kind of layout file: whether parsed TOML is of this kind, and how to read it.
@@ -162,6 +188,10 @@ class GameFamily(ABC):
         model is not exact for the layout's rules (so that its ``lost`` is always a proof)."""
         raise UnsupportedError(f"layout {layout.name!r}: the cpsat engine has no model for this game; "
                                "use --engine dfs")
+
+    def referee(self, layout: Any, deal: Any) -> Referee:
+        """The referee's game at the start of ``deal``, to be played a move at a time."""
+        raise UnsupportedError(f"layout {layout.name!r}: no step-by-step referee for this game")
 
     @abstractmethod
     def replay(self, layout: Any, deal: Any, solution: list[dict[str, Any]]) -> str | None:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position
+from ..base import Model, Position, Referee
 from ..card import CardFamily, Deal
 
 
@@ -38,6 +38,11 @@ class HoleFamily(CardFamily):
 
         check_supported(layout)
         return HoleModel
+
+    def referee(self, layout: Layout, deal: Deal) -> Referee:
+        from .referee import HoleGame
+
+        return HoleGame(layout, deal)
 
     def replay(self, layout: Layout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         from .referee import replay

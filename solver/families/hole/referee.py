@@ -10,11 +10,13 @@ put it on the hole whatever its rank.  The game is won when the columns and
 the stock are empty.
 
 This module works on card names and plain lists, and shares nothing with the
-search's move generation.
+search's move generation.  ``HoleGame`` is the game at one moment, stepped by
+``replay`` and by the plain exhaustive search (``solver.families.brute``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 RANK_LETTERS = "A23456789TJQK"
@@ -39,25 +41,57 @@ def _name(card: Any) -> str:
     return "T" + text[2:] if text.startswith("10") else text
 
 
-def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
-    """None if every move of ``solution`` is legal and all cards end on the hole; else what is wrong."""
-    wrap = bool(layout.hole.wrap)
-    highest = layout.max_rank
-    stock_turns = layout.stock.turn == "hole"
-    columns = {f"tableau:{i}": [_name(c) for c in deal.get(f"tableau:{i}", [])]
-               for i in range(layout.tableau.count)}
-    stock = [_name(c) for c in deal.get("stock", [])]
-    hole = [_name(c) for c in deal.get("hole", [])]
-    for stack in deal:
-        if stack not in columns and stack not in ("stock", "hole") and deal[stack]:
-            return f"the deal has cards on {stack}, which this game does not have"
-    if not hole:
-        return "the deal puts no card on the hole"
-    if stock and not stock_turns:
-        return "the deal has stock cards but this game never turns the stock"
+class HoleGame:
+    """A deal of a hole game being played: the columns, the stock and the hole.  ``play``
+    checks one move and plays it if it is legal (a refused move changes nothing)."""
 
-    for number, move in enumerate(solution, 1):
-        at = f"move {number}"
+    def __init__(self, layout: Any, deal: dict[str, list[Any]]):
+        self.wrap = bool(layout.hole.wrap)
+        self.highest = layout.max_rank
+        self.stock_turns = layout.stock.turn == "hole"
+        self.columns = {f"tableau:{i}": [_name(c) for c in deal.get(f"tableau:{i}", [])]
+                        for i in range(layout.tableau.count)}
+        self.stock = [_name(c) for c in deal.get("stock", [])]  # stock[0] turns next
+        self.hole = [_name(c) for c in deal.get("hole", [])]
+        self.moves = 0  # moves played so far
+        self.problem: str | None = None  # what is wrong with the deal itself
+        for stack in deal:
+            if stack not in self.columns and stack not in ("stock", "hole") and deal[stack]:
+                self.problem = f"the deal has cards on {stack}, which this game does not have"
+                return
+        if not self.hole:
+            self.problem = "the deal puts no card on the hole"
+        elif self.stock and not self.stock_turns:
+            self.problem = "the deal has stock cards but this game never turns the stock"
+
+    def copy(self) -> HoleGame:
+        other = object.__new__(HoleGame)
+        other.__dict__.update(self.__dict__)
+        other.columns = {k: list(v) for k, v in self.columns.items()}
+        other.stock = list(self.stock)
+        other.hole = list(self.hole)
+        return other
+
+    def state(self) -> Hashable:
+        """Everything that decides what may happen next: the columns, the stock and the hole's
+        top card (the cards under it never matter again)."""
+        return (tuple(map(tuple, self.columns.values())), tuple(self.stock), self.hole[-1] if self.hole else "")
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Every stack by name, bottom card first and the card that leaves next last."""
+        return {**self.columns, "stock": self.stock[::-1], "hole": self.hole}
+
+    def left(self) -> int:
+        return sum(len(c) for c in self.columns.values()) + len(self.stock)
+
+    def won(self) -> bool:
+        return self.problem is None and not self.left()
+
+    def play(self, move: Any) -> str | None:
+        """Play ``move`` if it is legal and return None; else what is wrong (nothing changes)."""
+        at = f"move {self.moves + 1}"
+        if self.problem:
+            return f"{at}: {self.problem}"
         if not isinstance(move, dict):
             return f"{at}: expected an object with card, from and to, got {move!r}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
@@ -69,24 +103,36 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
         if move.get("count", 1) != 1:
             return f"{at}: moves {move.get('count')} cards, but cards move one at a time"
         if source == "stock":
-            if not stock_turns:
+            if not self.stock_turns:
                 return f"{at}: this game has no stock to turn"
-            if not stock:
+            if not self.stock:
                 return f"{at}: the stock is empty"
-            if stock[0] != card:
-                return f"{at}: {card} is not the next stock card (that is {stock[0]})"
-            hole.append(stock.pop(0))
-            continue
-        if source not in columns:
+            if self.stock[0] != card:
+                return f"{at}: {card} is not the next stock card (that is {self.stock[0]})"
+            self.hole.append(self.stock.pop(0))
+            self.moves += 1
+            return None
+        if source not in self.columns:
             return f"{at}: {card} comes from {source!r}, which is not a column of this game"
-        column = columns[source]
+        column = self.columns[source]
         if not column or column[-1] != card:
             return f"{at}: {card} is not on top of {source}"
-        if not _next_to(card, hole[-1], wrap, highest):
-            return f"{at}: {card} is not one rank from {hole[-1]}, the top of the hole"
-        hole.append(column.pop())
+        if not _next_to(card, self.hole[-1], self.wrap, self.highest):
+            return f"{at}: {card} is not one rank from {self.hole[-1]}, the top of the hole"
+        self.hole.append(column.pop())
+        self.moves += 1
+        return None
 
-    left = sum(len(c) for c in columns.values()) + len(stock)
-    if left:
-        return f"after move {len(solution)}: {left} cards are not on the hole"
+
+def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
+    """None if every move of ``solution`` is legal and all cards end on the hole; else what is wrong."""
+    game = HoleGame(layout, deal)
+    if game.problem:
+        return game.problem
+    for move in solution:
+        problem = game.play(move)
+        if problem:
+            return problem
+    if game.left():
+        return f"after move {len(solution)}: {game.left()} cards are not on the hole"
     return None

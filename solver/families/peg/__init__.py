@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...result import Result
-from ..base import GameFamily, LayoutReader, Model, Position
+from ..base import GameFamily, LayoutReader, Model, Position, Referee
 from .layout import Deal, PegLayout, parse_board_layout
 
 
@@ -58,6 +58,12 @@ class PegFamily(GameFamily):
         from .model import PegModel
 
         return PegModel
+
+    def referee(self, layout: PegLayout, deal: Deal) -> Referee:
+        from .referee import PegGame
+
+        goal = None if layout.goal.hole is None else layout.board.names[layout.goal.hole]
+        return PegGame(layout.board.names, deal, layout.goal.pegs, goal)
 
     def replay(self, layout: PegLayout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         from .referee import replay

@@ -4,13 +4,15 @@ The referee knows the board only as the list of its hole names.  It reads each
 name as a column letter and a row number, and checks each move as a person
 would: the hole left holds a peg, the hole landed in is empty, the two are in
 one row or one column two apart, and the hole between them holds the peg that
-is jumped and removed.  At the end the goal must be met.
+is jumped and removed.  At the end the goal must be met.  ``PegGame`` is the board
+at one moment, stepped by ``replay`` and by the plain exhaustive search
+(``solver.families.brute``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 _NAME = re.compile(r"([a-z])([0-9]+)")
@@ -26,18 +28,54 @@ def _name(col: int, row: int) -> str:
     return f"{chr(ord('a') + col)}{row}"
 
 
-def replay(holes: Iterable[str], start: Iterable[str], solution: list[dict[str, Any]],
-           goal_pegs: int, goal_hole: str | None) -> str | None:
-    """None if every move is legal and the goal is met; else what is wrong, naming the move."""
-    board = set(holes)
-    pegs = set(start)
-    if not pegs <= board:
-        return f"the start names holes not on the board: {sorted(pegs - board)}"
-    for n, move in enumerate(solution, 1):
+class PegGame:
+    """A board being played: the holes holding pegs.  ``play`` checks one jump and makes it if
+    it is legal (a refused jump changes nothing); ``problem`` says what is wrong with the start."""
+
+    def __init__(self, holes: Iterable[str], start: Iterable[str], goal_pegs: int, goal_hole: str | None):
+        self.board = sorted(set(holes))
+        self.on_board = set(self.board)
+        self.pegs = set(start)
+        self.goal_pegs, self.goal_hole = goal_pegs, goal_hole
+        self.moves = 0  # jumps made so far
+        self.problem: str | None = None
+        if not self.pegs <= self.on_board:
+            self.problem = f"the start names holes not on the board: {sorted(self.pegs - self.on_board)}"
+
+    def copy(self) -> PegGame:
+        other = object.__new__(PegGame)
+        other.__dict__.update(self.__dict__)
+        other.pegs = set(self.pegs)
+        return other
+
+    def state(self) -> Hashable:
+        return frozenset(self.pegs)
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Every hole by name, holding ``["peg"]`` or nothing."""
+        return {h: ["peg"] if h in self.pegs else [] for h in self.board}
+
+    def goal_problem(self) -> str | None:
+        """None when the goal is met, else how it is missed."""
+        if len(self.pegs) != self.goal_pegs:
+            return f"after {self.moves} moves {len(self.pegs)} pegs remain; the goal is {self.goal_pegs}"
+        if self.goal_hole is not None and self.goal_hole not in self.pegs:
+            return f"after {self.moves} moves the last peg is in {sorted(self.pegs)[0]}, not in {self.goal_hole}"
+        return None
+
+    def won(self) -> bool:
+        return self.problem is None and self.goal_problem() is None
+
+    def play(self, move: Any) -> str | None:
+        """Make the jump ``move`` if it is legal and return None; else what is wrong, naming it."""
+        n = self.moves + 1
+        if self.problem:
+            return f"move {n}: {self.problem}"
         if not isinstance(move, dict):
             return f"move {n}: expected an object with 'from' and 'to', got {move!r}"
         frm, to = move.get("from"), move.get("to")
         what = f"move {n} ({frm}-{to})"
+        board, pegs = self.on_board, self.pegs
         if move.get("card", "peg") != "peg":
             return f"{what}: expected card 'peg', got {move.get('card')!r}"
         if not isinstance(frm, str) or not isinstance(to, str) or frm not in board or to not in board:
@@ -56,8 +94,18 @@ def replay(holes: Iterable[str], start: Iterable[str], solution: list[dict[str, 
             return f"{what}: no peg in {over} to jump over"
         pegs -= {frm, over}
         pegs.add(to)
-    if len(pegs) != goal_pegs:
-        return f"after {len(solution)} moves {len(pegs)} pegs remain; the goal is {goal_pegs}"
-    if goal_hole is not None and goal_hole not in pegs:
-        return f"after {len(solution)} moves the last peg is in {sorted(pegs)[0]}, not in {goal_hole}"
-    return None
+        self.moves += 1
+        return None
+
+
+def replay(holes: Iterable[str], start: Iterable[str], solution: list[dict[str, Any]],
+           goal_pegs: int, goal_hole: str | None) -> str | None:
+    """None if every move is legal and the goal is met; else what is wrong, naming the move."""
+    game = PegGame(holes, start, goal_pegs, goal_hole)
+    if game.problem:
+        return game.problem
+    for move in solution:
+        problem = game.play(move)
+        if problem:
+            return problem
+    return game.goal_problem()

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position
+from ..base import Model, Position, Referee
 from ..card import CardFamily, Deal
 
 
@@ -43,6 +43,11 @@ class ReserveFamily(CardFamily):
 
         check_supported(layout)
         return ReserveModel
+
+    def referee(self, layout: Layout, deal: Deal) -> Referee:
+        from .referee import ReserveGame
+
+        return ReserveGame(layout, deal)
 
     def replay(self, layout: Layout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         from .referee import replay

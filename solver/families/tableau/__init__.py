@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position
+from ..base import Model, Position, Referee
 from ..card import CardFamily, Deal
 
 
@@ -38,6 +38,11 @@ class TableauFamily(CardFamily):
         from .model import TableauModel
 
         return TableauModel
+
+    def referee(self, layout: Layout, deal: Deal) -> Referee:
+        from .referee import TableauGame
+
+        return TableauGame(layout, deal)
 
     def replay(self, layout: Layout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         from .referee import replay

@@ -36,10 +36,13 @@ A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card mov
 turn, the first card turned; for a redeal, the waste's first card).
 
 This module works on card names and plain lists and shares nothing with the engines.
+``TableauGame`` is the game at one moment, stepped by ``replay`` and by the plain
+exhaustive search (``solver.families.brute``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 RANKS = "A23456789TJQK"
@@ -61,60 +64,107 @@ def _red(card: str) -> bool:
     return card[1] in "DH"
 
 
-def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
-    """None if every move of ``solution`` is legal and the game ends won; else what is wrong."""
-    tab, stock_rules = layout.tableau, layout.stock
-    highest = layout.max_rank
-    columns = [[_name(c) for c in deal.get(f"tableau:{i}", [])] for i in range(tab.count)]
-    face_down = [min(tab.face_down[i] if i < len(tab.face_down) else 0, max(0, len(col) - 1))
-                 for i, col in enumerate(columns)]
-    cells: list[str | None] = [None] * layout.cells.count
-    for i in range(layout.cells.count):
-        if deal.get(f"cell:{i}"):
-            cells[i] = _name(deal[f"cell:{i}"][0])
-    foundations: list[list[str]] = [[] for _ in range(4 * len(layout.foundations.rows))]
-    stock = [_name(c) for c in deal.get("stock", [])]
-    waste: list[str] = []
-    redeals_left = stock_rules.redeals if stock_rules.redeals >= 0 else None  # None: no limit
-    removable = getattr(layout.foundations, "removable", False)
-    has_reserve = layout.reserve.count > 0
-    from_deal = layout.foundations.base_from_deal
-    for stack, cs in deal.items():
-        known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
-                 or (stack == "reserve:0" and has_reserve) or (stack == "base" and from_deal))
-        if cs and not known:
-            return f"the deal has cards on {stack}, which this game does not have"
-    reserve = [_name(c) for c in deal.get("reserve:0", [])]
-    base_rank = 1
-    if from_deal:
-        if len(deal.get("base", [])) != 1:
-            return "the deal must hold one base card"
-        base_card = _name(deal["base"][0])
-        base_rank = _rank(base_card)
-        foundations[SUITS.index(base_card[1])].append(base_card)
-    wrap_found = getattr(layout.foundations, "wrap", False)
-    wrap_cols = getattr(tab, "wrap", "none")
-    fill_spaces = tab.spaces == "reserve-then-any"
+class TableauGame:
+    """A deal of a tableau game being played.  ``play`` checks one move and plays it if it is
+    legal (a refused move changes nothing); ``problem`` says what is wrong with the deal itself."""
 
-    def fill() -> None:
+    def __init__(self, layout: Any, deal: dict[str, list[Any]]):
+        tab = self.tab = layout.tableau
+        self.stock_rules = layout.stock
+        self.highest = layout.max_rank
+        self.columns = [[_name(c) for c in deal.get(f"tableau:{i}", [])] for i in range(tab.count)]
+        self.face_down = [min(tab.face_down[i] if i < len(tab.face_down) else 0, max(0, len(col) - 1))
+                          for i, col in enumerate(self.columns)]
+        self.cells: list[str | None] = [None] * layout.cells.count
+        for i in range(layout.cells.count):
+            if deal.get(f"cell:{i}"):
+                self.cells[i] = _name(deal[f"cell:{i}"][0])
+        self.foundations: list[list[str]] = [[] for _ in range(4 * len(layout.foundations.rows))]
+        self.stock = [_name(c) for c in deal.get("stock", [])]  # stock[0] turns next
+        self.waste: list[str] = []
+        self.redeals_left = self.stock_rules.redeals if self.stock_rules.redeals >= 0 else None  # None: no limit
+        self.removable = getattr(layout.foundations, "removable", False)
+        self.has_reserve = layout.reserve.count > 0
+        self.reserve = [_name(c) for c in deal.get("reserve:0", [])]
+        self.base_rank = 1
+        self.wrap_found = getattr(layout.foundations, "wrap", False)
+        self.wrap_cols = getattr(tab, "wrap", "none")
+        self.fill_spaces = tab.spaces == "reserve-then-any"
+        self.moves = 0  # moves played so far
+        self.problem: str | None = None  # what is wrong with the deal itself
+        from_deal = layout.foundations.base_from_deal
+        for stack, cs in deal.items():
+            known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
+                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal))
+            if cs and not known:
+                self.problem = f"the deal has cards on {stack}, which this game does not have"
+                return
+        if from_deal:
+            if len(deal.get("base", [])) != 1:
+                self.problem = "the deal must hold one base card"
+                return
+            base_card = _name(deal["base"][0])
+            self.base_rank = _rank(base_card)
+            self.foundations[SUITS.index(base_card[1])].append(base_card)
+        self.fill()
+
+    def copy(self) -> TableauGame:
+        other = object.__new__(TableauGame)
+        other.__dict__.update(self.__dict__)
+        other.columns = [list(c) for c in self.columns]
+        other.face_down = list(self.face_down)
+        other.cells = list(self.cells)
+        other.foundations = [list(f) for f in self.foundations]
+        other.stock = list(self.stock)
+        other.waste = list(self.waste)
+        other.reserve = list(self.reserve)
+        return other
+
+    def state(self) -> Hashable:
+        """Everything that decides what may happen next (not the number of moves played)."""
+        return (tuple(map(tuple, self.columns)), tuple(self.face_down), tuple(self.cells),
+                tuple(map(tuple, self.foundations)), tuple(self.stock), tuple(self.waste), self.redeals_left,
+                tuple(self.reserve))
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Every stack by name, bottom card first and the card that leaves next last (the stock
+        too: its last card turns next).  Face-down cards are listed: the referee refuses them."""
+        out: dict[str, list[str]] = {f"tableau:{i}": c for i, c in enumerate(self.columns)}
+        out.update({f"cell:{i}": [] if c is None else [c] for i, c in enumerate(self.cells)})
+        out.update({f"foundation:{i}": f for i, f in enumerate(self.foundations)})
+        out.update({"stock": self.stock[::-1], "waste": self.waste})
+        if self.has_reserve:
+            out["reserve:0"] = self.reserve
+        return out
+
+    def left(self) -> int:
+        """Cards not on the foundations."""
+        return (sum(map(len, self.columns)) + sum(c is not None for c in self.cells) + len(self.stock)
+                + len(self.waste) + len(self.reserve))
+
+    def won(self) -> bool:
+        return self.problem is None and not self.left()
+
+    # ------------------------------------------------------------ the rules
+
+    def fill(self) -> None:
         """The reserve fills every empty column at once (``reserve-then-any``)."""
-        if fill_spaces:
-            for col in columns:
-                if not col and reserve:
-                    col.append(reserve.pop())
+        if self.fill_spaces:
+            for col in self.columns:
+                if not col and self.reserve:
+                    col.append(self.reserve.pop())
 
-    fill()
-
-    def order(card: str) -> int:
+    def order(self, card: str) -> int:
         """The card's rank as columns count it."""
         r = _rank(card)
-        return (r - base_rank) % highest if wrap_cols == "from-base" else r
+        return (r - self.base_rank) % self.highest if self.wrap_cols == "from-base" else r
 
-    def builds_on(lower: str, upper: str) -> bool:
+    def builds_on(self, lower: str, upper: str) -> bool:
         """May ``upper`` lie on ``lower`` in a column?"""
-        step, want = order(lower) - order(upper), (1 if tab.direction < 0 else -1)
-        if wrap_cols == "cyclic":
-            step, want = step % highest, want % highest
+        tab = self.tab
+        step, want = self.order(lower) - self.order(upper), (1 if tab.direction < 0 else -1)
+        if self.wrap_cols == "cyclic":
+            step, want = step % self.highest, want % self.highest
         if step != want:
             return False
         if tab.build == "alternate":
@@ -123,17 +173,19 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             return lower[1] == upper[1]
         return tab.build == "any"
 
-    def stack_index(name: str, kind: str, count: int) -> int | None:
-        if not name.startswith(kind + ":"):
-            return None
-        try:
-            i = int(name[len(kind) + 1:])
-        except ValueError:
-            return None
-        return i if 0 <= i < count else None
+    def play(self, move: Any) -> str | None:
+        """Play ``move`` if it is legal and return None; else what is wrong (nothing changes)."""
+        problem = self._check_and_play(move, f"move {self.moves + 1}")
+        if problem is None:
+            self.moves += 1
+        return problem
 
-    for number, move in enumerate(solution, 1):
-        at = f"move {number}"
+    def _check_and_play(self, move: Any, at: str) -> str | None:
+        if self.problem:
+            return f"{at}: {self.problem}"
+        tab, stock_rules = self.tab, self.stock_rules
+        columns, cells, foundations = self.columns, self.cells, self.foundations
+        stock, waste, reserve = self.stock, self.waste, self.reserve
         if not isinstance(move, dict):
             return f"{at}: expected an object with card, from and to, got {move!r}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
@@ -155,23 +207,23 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
                 return f"{at}: turning gives {turned[0]} and {len(turned)} card(s), not {card} and {count}"
             del stock[:len(turned)]
             waste.extend(turned)
-            continue
+            return None
         if source == "waste" and target == "stock":
             if stock:
                 return f"{at}: the waste goes back only when the stock is empty"
-            if redeals_left == 0:
+            if self.redeals_left == 0:
                 return f"{at}: no redeal is left"
             if not waste or card != waste[0] or count != len(waste):
                 return f"{at}: a redeal moves the whole waste ({len(waste)} cards from {waste[:1]})"
-            stock, waste = waste, []
-            if redeals_left is not None:
-                redeals_left -= 1
-            continue
+            self.stock, self.waste = waste, []
+            if self.redeals_left is not None:
+                self.redeals_left -= 1
+            return None
 
         # Take the cards from their source.
-        col_from = stack_index(source, "tableau", len(columns))
-        cell_from = stack_index(source, "cell", len(cells))
-        found_from = stack_index(source, "foundation", len(foundations))
+        col_from = _stack_index(source, "tableau", len(columns))
+        cell_from = _stack_index(source, "cell", len(cells))
+        found_from = _stack_index(source, "foundation", len(foundations))
         if col_from is not None:
             col = columns[col_from]
             if len(col) < count:
@@ -179,10 +231,10 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             group = col[len(col) - count:]
             if group[0] != card:
                 return f"{at}: {card} is not the card {count} from the top of {source} (that is {group[0]})"
-            if len(col) - count < face_down[col_from]:
+            if len(col) - count < self.face_down[col_from]:
                 return f"{at}: {card} on {source} is face down"
             for lower, upper in zip(group, group[1:]):
-                if not builds_on(lower, upper):
+                if not self.builds_on(lower, upper):
                     return f"{at}: {upper} does not lie on {lower} by the build rule, so they cannot move together"
         elif cell_from is not None:
             if cells[cell_from] != card or count != 1:
@@ -192,12 +244,12 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             if not waste or waste[-1] != card or count != 1:
                 return f"{at}: {card} is not the waste's top card"
             group = [card]
-        elif source == "reserve:0" and has_reserve:
+        elif source == "reserve:0" and self.has_reserve:
             if not reserve or reserve[-1] != card or count != 1:
                 return f"{at}: {card} is not the reserve's top card"
             group = [card]
         elif found_from is not None:
-            if not removable:
+            if not self.removable:
                 return f"{at}: cards never leave the foundations in this game"
             if not foundations[found_from] or foundations[found_from][-1] != card or count != 1:
                 return f"{at}: {card} is not on top of {source}"
@@ -206,15 +258,16 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             return f"{at}: {source!r} is not a stack of this game"
 
         # Check the target.
-        col_to = stack_index(target, "tableau", len(columns))
-        cell_to = stack_index(target, "cell", len(cells))
-        found_to = stack_index(target, "foundation", len(foundations))
+        highest = self.highest
+        col_to = _stack_index(target, "tableau", len(columns))
+        cell_to = _stack_index(target, "cell", len(cells))
+        found_to = _stack_index(target, "foundation", len(foundations))
         if col_to is not None:
             if col_to == col_from:
                 return f"{at}: {card} moves from {source} onto itself"
             dest = columns[col_to]
             if dest:
-                if not builds_on(dest[-1], card):
+                if not self.builds_on(dest[-1], card):
                     return f"{at}: {card} cannot go on {dest[-1]} ({tab.build} build)"
             elif tab.spaces == "none" or (tab.spaces == "kings" and _rank(card) != highest):
                 return f"{at}: the empty {target} takes {'nothing' if tab.spaces == 'none' else 'only a king'}"
@@ -244,13 +297,13 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
             pile = foundations[found_to]
             suit = SUITS[found_to % 4]
             if not pile:
-                want = RANKS[base_rank - 1] + suit
+                want = RANKS[self.base_rank - 1] + suit
             elif len(pile) >= highest:
                 want = None
             elif _rank(pile[-1]) < highest:
                 want = RANKS[_rank(pile[-1])] + suit
             else:
-                want = "A" + suit if wrap_found else None
+                want = "A" + suit if self.wrap_found else None
             if card != want:
                 return f"{at}: {target} takes {want or 'nothing more'}, not {card}"
         else:
@@ -260,26 +313,45 @@ def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any
         if col_from is not None:
             col = columns[col_from]
             del col[len(col) - count:]
-            if col and len(col) == face_down[col_from]:
-                face_down[col_from] -= 1  # the top card turns face up
+            if col and len(col) == self.face_down[col_from]:
+                self.face_down[col_from] -= 1  # the top card turns face up
         elif cell_from is not None:
             cells[cell_from] = None
         elif source == "waste":
             waste.pop()
         elif source == "reserve:0":
             reserve.pop()
-        else:
+        elif found_from is not None:
             foundations[found_from].pop()
         if col_to is not None:
             columns[col_to].extend(group)
         elif cell_to is not None:
             cells[cell_to] = card
-        else:
+        elif found_to is not None:
             foundations[found_to].append(card)
-        fill()
+        self.fill()
+        return None
 
-    left = (sum(map(len, columns)) + sum(c is not None for c in cells) + len(stock) + len(waste)
-            + len(reserve))
-    if left:
-        return f"after move {len(solution)}: {left} cards are not on the foundations"
+
+def _stack_index(name: str, kind: str, count: int) -> int | None:
+    if not name.startswith(kind + ":"):
+        return None
+    try:
+        i = int(name[len(kind) + 1:])
+    except ValueError:
+        return None
+    return i if 0 <= i < count else None
+
+
+def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
+    """None if every move of ``solution`` is legal and the game ends won; else what is wrong."""
+    game = TableauGame(layout, deal)
+    if game.problem:
+        return game.problem
+    for move in solution:
+        problem = game.play(move)
+        if problem:
+            return problem
+    if game.left():
+        return f"after move {len(solution)}: {game.left()} cards are not on the foundations"
     return None

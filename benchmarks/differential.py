@@ -1,0 +1,636 @@
+"""Differential testing: the engines against a plain exhaustive search, over random layouts.
+
+A *case* is a small base layout of one family (``BASES``: Debutante, Colorado, Twenty,
+FreeCell, Klondike, Canfield, Black Hole, Golf, ... cut down to a few columns) with some of
+its rules changed (``changes``: schema keys and values, drawn from the values the layout
+parser accepts), on a reduced deck (ranks A..``max_rank``), and a few seeds.  On each deal
+the engines (``ENGINES``: the DFS with its dominances and bounds, the same DFS plain, the
+CP-SAT model) and the plain exhaustive search over the family's referee
+(``solver.families.brute``) must agree: any two verdicts won and lost are a disagreement,
+and every win of any of them must replay.  An engine may instead refuse the layout
+(``UnsupportedError``): it then plays none of it.
+
+``schema_walk`` applies every value of every rule key (``solver.layout.DEFAULT_RULES``) to
+the bases of the families that key belongs to and records, for each engine, whether it
+honours the value (agrees with the plain search) or refuses it, and in the second case
+whether its ``Reads`` declaration names the key.  ``tests/test_differential.py`` runs both
+at a size that fits the test suite; this module's ``run`` is the long run:
+
+    python -m benchmarks differential                      # 300 drawn cases per family
+    python -m benchmarks differential --examples 40 --walk # and the schema walk
+    python -m benchmarks differential --family tableau --examples 1000 --seeds 3
+
+It writes ``results/differential.json`` (every disagreement with its layout TOML and seed)
+and ``results/differential.md`` (how many layouts and deals were tried per family).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import json
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver import deal as deals
+from solver.engines.cpsat import run_cpsat
+from solver.engines.dfs import run_dfs
+from solver.errors import InputError, LayoutError, UnsupportedError
+from solver.families import brute, family_of, parse_layout
+from solver.layout import DEFAULT_RULES, Layout, rule_values
+from solver.limits import Limits
+
+# ------------------------------------------------------------------ the bases
+
+FOUNDATIONS_2 = {"rows": [{"base": "A", "build": "up"}, {"base": "K", "build": "down"}]}
+FOUNDATIONS_1 = {"rows": [{"base": "A", "build": "up"}]}
+
+
+@dataclass(frozen=True)
+class Base:
+    family: str
+    data: dict[str, Any]  # the layout file's TOML, as parsed
+    max_ranks: tuple[int, ...]  # the reduced decks it is played on
+
+
+BASES: dict[str, Base] = {
+    # the debutante family
+    "debutante-mini": Base("reserve", {
+        "decks": 2, "foundations": FOUNDATIONS_2,
+        "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "place"}}, (2,)),
+    "colorado-mini": Base("reserve", {
+        "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
+        "reserve": {"count": 4, "capacity": 0, "deal": 1}, "stock": {"turn": "place"}}, (2, 3)),
+    "grandfather-mini": Base("reserve", {
+        "decks": 2, "foundations": FOUNDATIONS_2,
+        "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "waste", "redeals": 1}}, (2,)),
+    "twenty-mini": Base("reserve", {
+        "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
+        "reserve": {"count": 4, "capacity": 0, "deal": 1, "fill": "immediate", "gaps": "any-top"},
+        "stock": {"turn": "deal-row"}}, (2, 3)),
+    "sly-fox-mini": Base("reserve", {
+        "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
+        "reserve": {"count": 4, "capacity": 0, "deal": 1},
+        "stock": {"turn": "place", "top_playable": True, "batch": 4}}, (2, 3)),
+    "one-pack-mini": Base("reserve", {
+        "decks": 1, "foundations": FOUNDATIONS_1,
+        "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "place"}}, (3, 4)),
+    # the hole family
+    "black-hole-mini": Base("hole", {
+        "decks": 1, "hole": {"start": "AS", "wrap": True},
+        "tableau": {"count": 5, "deal": [3] * 5, "build": "none", "spaces": "none"},
+        "deal": {"order": ["tableau"]}}, (4,)),
+    "golf-mini": Base("hole", {
+        "decks": 1, "hole": {"start": "stock", "wrap": False},
+        "tableau": {"count": 3, "deal": [3] * 3, "build": "none", "spaces": "none"},
+        "stock": {"turn": "hole"}, "deal": {"order": ["tableau", "hole"]}}, (4,)),
+    # the tableau family
+    "freecell-mini": Base("tableau", {
+        "decks": 1, "foundations": FOUNDATIONS_1,
+        "tableau": {"count": 4, "deal": [13] * 4, "build": "alternate", "spaces": "any", "moves": "supermove"},
+        "cells": {"count": 1}, "deal": {"order": ["tableau"]}}, (2, 3)),
+    "bakers-dozen-mini": Base("tableau", {
+        "decks": 1, "foundations": FOUNDATIONS_1,
+        "tableau": {"count": 4, "deal": [13] * 4, "build": "any", "spaces": "none", "moves": "single"},
+        "deal": {"order": ["tableau"]}}, (3,)),
+    "eight-off-mini": Base("tableau", {
+        "decks": 1, "foundations": FOUNDATIONS_1,
+        "tableau": {"count": 3, "deal": [17] * 3, "build": "suit", "spaces": "kings", "moves": "supermove"},
+        "cells": {"count": 2, "deal": 1}, "deal": {"order": ["tableau", "cells"]}}, (3,)),
+    "klondike-mini": Base("tableau", {
+        "decks": 1, "foundations": {**FOUNDATIONS_1, "removable": True},
+        "tableau": {"count": 3, "deal": [1, 2, 3], "face_down": [0, 1, 2], "build": "alternate",
+                    "spaces": "kings", "moves": "sequence"},
+        "stock": {"turn": "waste", "deal_count": 1, "redeals": -1}, "deal": {"order": ["tableau"]}}, (3,)),
+    "canfield-mini": Base("tableau", {
+        "decks": 1, "foundations": {"rows": [{"base": "deal", "build": "up"}], "wrap": True},
+        "reserve": {"count": 1, "deal": 3, "accepts": "none"},
+        "tableau": {"count": 2, "deal": [1, 1], "build": "alternate", "spaces": "reserve-then-any",
+                    "moves": "sequence", "wrap": "from-base"},
+        "stock": {"turn": "waste", "deal_count": 2, "redeals": -1},
+        "deal": {"order": ["base", "reserve", "tableau"], "reverse": ["tableau"]}}, (3,)),
+    "forty-thieves-mini": Base("tableau", {
+        "decks": 2, "foundations": {"rows": [{"base": "A", "build": "up"}] * 2},
+        "tableau": {"count": 4, "deal": [2] * 4, "build": "suit", "spaces": "any", "moves": "single"},
+        "stock": {"turn": "waste", "deal_count": 1, "redeals": 0}, "deal": {"order": ["tableau"]}}, (2,)),
+}
+
+# The families each section's keys belong to: where the schema walk applies them.
+SECTION_FAMILIES = {
+    "decks": ("reserve", "hole", "tableau"), "hole": ("hole", "tableau"), "foundations": ("reserve", "tableau"),
+    "reserve": ("reserve", "tableau"), "tableau": ("tableau", "hole"), "cells": ("tableau",),
+    "stock": ("reserve", "tableau", "hole"),
+}
+
+
+def apply(data: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """The layout TOML ``data`` with the rule ``key`` set to ``value`` (TOML form).
+
+    ``hole`` (its presence) takes None (no hole) or a table; ``tableau.count`` keeps the
+    column sizes of the base, repeated or cut, so that the file stays readable."""
+    out = copy.deepcopy(data)
+    if key == "decks":
+        out["decks"] = value
+        return out
+    if key == "hole":
+        if value is None:
+            out.pop("hole", None)
+        else:
+            out["hole"] = {**value, **out.get("hole", {})}
+        return out
+    section, name = key.split(".")
+    part = out.setdefault(section, {})
+    part[name] = value
+    if key == "tableau.count":
+        sizes = list(part.get("deal") or [1]) or [1]
+        part["deal"] = [sizes[i % len(sizes)] for i in range(value)]
+        down = list(part.get("face_down") or [])
+        part["face_down"] = [min(down[i], part["deal"][i]) if i < len(down) else 0 for i in range(value)]
+    return out
+
+
+def toml_text(data: dict[str, Any], name: str = "case") -> str:
+    """``data`` as a layout file (the subset of TOML layouts use), to reproduce a case."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, str)):
+            return json.dumps(v)
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
+        return "[" + ", ".join(value(x) for x in v) + "]"
+
+    lines = [f"title = {json.dumps(name)}", "rules_version = 1"]
+    lines += [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{k}]"] + [f"{kk} = {value(vv)}" for kk, vv in v.items()]
+    return "\n".join(lines) + "\n"
+
+
+def make_layout(data: dict[str, Any], max_rank: int, name: str = "case") -> Layout:
+    """The layout ``data`` on ranks A..``max_rank``; ``LayoutError`` if the schema refuses it."""
+    lay = parse_layout(copy.deepcopy({"title": name, **data}), f"<{name}>", name)
+    if not isinstance(lay, Layout):
+        raise LayoutError(f"<{name}>: not a card layout")
+    return lay.with_max_rank(max_rank)
+
+
+# ---------------------------------------------------------- the schema's values
+
+
+def _probe(data: dict[str, Any], key: str) -> str:
+    """What the parser expects of ``key``: its message for a value no key accepts."""
+    section, _, name = key.rpartition(".")
+    bad = copy.deepcopy(data)
+    where = bad
+    for part in section.split(".") if section else []:
+        where = where.setdefault(part, {})
+    where[name] = {"not": "a value"}
+    try:
+        parse_layout(bad, "<probe>", "probe")
+    except LayoutError as e:
+        m = re.search(r": expected (.*), got ", str(e))
+        if m and key.split(".")[-1] in str(e):
+            return m.group(1)
+        raise AssertionError(f"the parser's message for {key} names no expected value: {e}") from None
+    raise AssertionError(f"the parser accepted a table as {key}")
+
+
+PROBE_LAYOUT: dict[str, Any] = {"foundations": FOUNDATIONS_1, "reserve": {"count": 1}}
+
+
+def _values(expected: str) -> list[Any]:
+    """A few representative values of what the parser said it expects."""
+    if expected == "true or false":
+        return [False, True]
+    m = re.fullmatch(r"one of (.*)", expected)
+    if m:
+        return re.findall(r"'([^']*)'", m.group(1))
+    m = re.fullmatch(r"an integer (-?\d+)\.\.(-?\d+)", expected)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        return [v for v in range(lo, lo + 4) if v <= hi]
+    raise AssertionError(f"no representative values for a key the parser expects as {expected!r}")
+
+
+def schema_domains() -> dict[str, list[Any]]:
+    """Every rule key of ``DEFAULT_RULES`` (and ``hole``, present or not) with the values the
+    walk tries, in TOML form, read off the parser's own messages: a value the parser comes to
+    accept is walked without a change here.  Integers get a few small values; lists (foundation
+    rows, column sizes) a few shapes built from their parts."""
+    out: dict[str, list[Any]] = {"hole": [None, {}]}
+    for key in DEFAULT_RULES:
+        if key == "foundations.rows":
+            base_values = _values(_row_probe("base"))
+            builds = _values(_row_probe("build"))
+            rows = [{"base": b, "build": d} for b in base_values for d in builds]
+            out[key] = [[r] for r in rows] + [[a, b] for i, a in enumerate(rows) for b in rows[i:]
+                                              if a["base"] != "deal" and b["base"] != "deal"]
+        elif key in ("tableau.deal", "tableau.face_down"):
+            out[key] = [[1, 1, 1], [1, 2, 3], [2, 2, 2]] if key == "tableau.deal" else [[0, 0, 0], [0, 1, 2], [1, 1, 1]]
+        elif key == "hole.start":
+            out[key] = ["stock", "AS", "3H"]
+        else:
+            out[key] = _values(_probe(PROBE_LAYOUT, key))
+    return out
+
+
+def _row_probe(part: str) -> str:
+    """What the parser expects of a foundation row's ``part`` (``base`` or ``build``)."""
+    data = {**PROBE_LAYOUT, "foundations": {"rows": [{part: {"not": "a value"}}]}}
+    try:
+        parse_layout(data, "<probe>", "probe")
+    except LayoutError as e:
+        m = re.search(r": expected (.*), got ", str(e))
+        if m:
+            return m.group(1)
+    raise AssertionError(f"the parser's message for foundations.rows[0].{part} names no expected value")
+
+
+# ------------------------------------------------------------- one comparison
+
+
+@dataclass(frozen=True)
+class Config:
+    """How far each engine may go on one deal; unknown verdicts come only from these."""
+
+    brute_states: int = 20_000
+    dfs_nodes: int = 200_000
+    cpsat_seconds: float = 20.0  # deterministic seconds (a fixed random seed, one worker)
+
+
+def _dfs_plain(layout: Any, deal: Any, limits: Limits) -> Any:
+    return run_dfs(layout, deal, limits, use_forced=False, use_bounds=False, restarts=False)
+
+
+ENGINES: dict[str, Callable[[Any, Any, Config], Any]] = {
+    "dfs": lambda lay, deal, cfg: run_dfs(lay, deal, Limits(max_nodes=cfg.dfs_nodes)),
+    "dfs-plain": lambda lay, deal, cfg: _dfs_plain(lay, deal, Limits(max_nodes=cfg.dfs_nodes)),
+    "cpsat": lambda lay, deal, cfg: run_cpsat(lay, deal, Limits(timeout=cfg.cpsat_seconds), random_seed=0, workers=1),
+}
+# The module whose ``READS`` each engine checks a layout against.
+READS_MODULE = {"dfs": "position", "dfs-plain": "position", "cpsat": "model"}
+
+
+def reads_problems(engine: str, layout: Any) -> list[str] | None:
+    """The rules ``engine``'s ``Reads`` declaration refuses in ``layout``; None without one."""
+    try:
+        module = importlib.import_module(f"solver.families.{family_of(layout).name}.{READS_MODULE[engine]}")
+    except ImportError:
+        return None
+    reads = getattr(module, "READS", None)
+    problems: list[str] = reads.problems(layout) if reads is not None else []
+    return problems if reads is not None else None
+
+
+@dataclass
+class DealCheck:
+    seed: int
+    brute: str  # the plain search's verdict
+    states: int
+    verdicts: dict[str, str] = field(default_factory=dict)  # engine -> verdict, or "refused"
+    refusals: dict[str, str] = field(default_factory=dict)  # engine -> its message
+    problems: list[str] = field(default_factory=list)  # disagreements, wins that do not replay
+
+
+def check_deal(layout: Layout, seed: int, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> DealCheck:
+    """The plain search and ``engines`` on the deal ``seed`` of ``layout``."""
+    family = family_of(layout)
+    deal = deals.from_seed(layout, seed)
+    plain = brute.solve(layout, deal, cfg.brute_states)
+    out = DealCheck(seed, plain.verdict, plain.states)
+    if plain.verdict == "won":
+        problem = family.replay(layout, deal, plain.moves or [])
+        if problem:
+            out.problems.append(f"the plain search's win does not replay: {problem}")
+    for engine in engines:
+        try:
+            run = ENGINES[engine](layout, deal, cfg)
+        except UnsupportedError as e:
+            out.verdicts[engine] = "refused"
+            out.refusals[engine] = str(e)
+            continue
+        out.verdicts[engine] = run.verdict
+        if run.verdict == "won":
+            problem = family.replay(layout, deal, run.solution or [])
+            if problem:
+                out.problems.append(f"{engine}'s win does not replay: {problem}")
+        elif run.verdict == "unknown" and not run.reason:
+            out.problems.append(f"{engine} says unknown without naming a limit")
+    decided = {"plain": plain.verdict, **out.verdicts}
+    said = {name: v for name, v in decided.items() if v in ("won", "lost")}
+    if len(set(said.values())) > 1:
+        out.problems.append("verdicts differ: " + ", ".join(f"{n} {v}" for n, v in said.items()))
+    return out
+
+
+@dataclass
+class Case:
+    """A base layout with some rules changed, on a reduced deck, and the seeds to deal."""
+
+    base: str
+    changes: tuple[tuple[str, Any], ...]
+    max_rank: int
+    seeds: tuple[int, ...]
+
+    def data(self) -> dict[str, Any]:
+        data = BASES[self.base].data
+        for key, value in self.changes:
+            data = apply(data, key, value)
+        return data
+
+    def layout(self) -> Layout:
+        return make_layout(self.data(), self.max_rank, self.base)
+
+    def describe(self) -> str:
+        changed = ", ".join(f"{k} = {v!r}" for k, v in self.changes) or "as it is"
+        return f"{self.base} (A..{self.max_rank}) with {changed}"
+
+
+@dataclass
+class CaseReport:
+    case: Case
+    family: str = ""
+    skipped: str | None = None  # the schema (or the reduced deck) refused the layout
+    deals: list[DealCheck] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        return [f"seed {d.seed}: {p}" for d in self.deals for p in d.problems]
+
+    def record(self) -> dict[str, Any]:
+        """The case as a JSON record; with its layout file when something is wrong."""
+        out: dict[str, Any] = {"case": self.case.describe(), "family": self.family, "skipped": self.skipped,
+                               "deals": [{"seed": d.seed, "plain": d.brute, "states": d.states, **d.verdicts}
+                                         for d in self.deals]}
+        if self.problems:
+            out["problems"] = self.problems
+            out["layout_toml"] = toml_text(self.case.data(), self.case.base)
+            out["max_rank"] = self.case.max_rank
+            out["reproduce"] = (f"patience solve LAYOUT.toml --max-ranks {self.case.max_rank} "
+                                f"--seed {self.case.seeds[0]} --engine both")
+        return out
+
+
+def check_case(case: Case, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> CaseReport:
+    report = CaseReport(case)
+    try:
+        layout = case.layout()
+    except LayoutError as e:
+        report.skipped = str(e)
+        return report
+    report.family = family_of(layout).name
+    for seed in case.seeds:
+        try:
+            report.deals.append(check_deal(layout, seed, cfg, engines))
+        except InputError as e:  # a deal the layout cannot make (e.g. a hole card above the top rank)
+            report.skipped = str(e)
+            report.deals.clear()
+            return report
+    return report
+
+
+# ------------------------------------------------------------ the schema walk
+
+
+@dataclass
+class WalkRow:
+    key: str
+    value: Any
+    engine: str
+    base: str
+    outcome: str  # "honoured", "refused", "undecided" (accepted, no deal decided by both), "DISAGREES"
+    detail: str = ""
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return "[" + ", ".join(f"{r['base']} {r['build']}" for r in value) + "]"
+    return json.dumps(value) if value is not None else "absent"
+
+
+def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...],
+             engines: Iterable[str] = ("dfs", "cpsat")) -> list[WalkRow]:
+    """The rows of one key and value on one base (none when the schema refuses the variant or
+    the variant is the base itself)."""
+    b = BASES[base]
+    data = apply(b.data, key, value)
+    rows: list[WalkRow] = []
+    try:
+        layout = make_layout(data, b.max_ranks[0], base)
+        original = make_layout(b.data, b.max_ranks[0], base)
+    except LayoutError:
+        return rows
+    if rule_values(layout) == rule_values(original):
+        return rows
+    same_family = family_of(layout).name == family_of(original).name
+    case = Case(base, ((key, value),), b.max_ranks[0], seeds)
+    report = check_case(case, cfg, engines)
+    if report.skipped is not None:
+        return rows
+    base_report = check_case(Case(base, (), b.max_ranks[0], seeds[:1]), cfg, engines) if same_family else None
+    for engine in engines:
+        verdicts = [d.verdicts[engine] for d in report.deals]
+        if "refused" in verdicts:
+            message = next(d.refusals[engine] for d in report.deals if engine in d.refusals)
+            problems = reads_problems(engine, layout) or []
+            base_refused = base_report is not None and any(d.verdicts[engine] == "refused" for d in base_report.deals)
+            names_key = any(_names(p, key) for p in problems)
+            if not same_family or base_refused or names_key:
+                outcome = "refused"
+            else:
+                outcome = "REFUSED WITHOUT NAMING IT"
+            rows.append(WalkRow(key, value, engine, base, outcome, message))
+            continue
+        problems = [p for d in report.deals for p in d.problems if engine in p or "plain" in p]
+        if problems:
+            rows.append(WalkRow(key, value, engine, base, "DISAGREES", "; ".join(problems) + "\n"
+                                + toml_text(data, base)))
+            continue
+        checked = [d for d in report.deals if d.brute in ("won", "lost") and d.verdicts[engine] in ("won", "lost")]
+        outcome = "honoured" if checked else "undecided"
+        rows.append(WalkRow(key, value, engine, base, outcome,
+                            ", ".join(f"{d.seed}: {d.verdicts[engine]}" for d in report.deals)))
+    return rows
+
+
+def _names(problem: str, key: str) -> bool:
+    if key == "hole":
+        return problem.startswith("hole")
+    return key in problem or (key == "decks" and "pack" in problem)
+
+
+def schema_walk(cfg: Config, seeds: tuple[int, ...] = (1, 2), bases_per_family: int | None = None,
+                engines: Iterable[str] = ("dfs", "cpsat"),
+                progress: Callable[[str], None] | None = None) -> list[WalkRow]:
+    """Every key and value of ``schema_domains`` on the bases of its families (the first
+    ``bases_per_family`` of each), for each engine."""
+    rows: list[WalkRow] = []
+    for key, values in schema_domains().items():
+        section = key.split(".")[0]
+        families = SECTION_FAMILIES[section]
+        bases = []
+        for fam in families:
+            of_family = [name for name, b in BASES.items() if b.family == fam]
+            bases += of_family[:bases_per_family]
+        for value in values:
+            for base in bases:
+                rows += walk_one(key, value, base, cfg, seeds, engines)
+        if progress:
+            progress(key)
+    return rows
+
+
+def walk_table(rows: list[WalkRow]) -> list[dict[str, Any]]:
+    """One row per (key, value, engine): what happened on each base."""
+    table: dict[tuple[str, str, str], Counter[str]] = {}
+    for r in rows:
+        table.setdefault((r.key, _shown(r.value), r.engine), Counter())[r.outcome] += 1
+    return [{"key": k, "value": v, "engine": e, **{o: n for o, n in sorted(c.items())}}
+            for (k, v, e), c in table.items()]
+
+
+# ------------------------------------------------------- the drawn variants
+
+
+def family_keys(family: str) -> dict[str, list[Any]]:
+    """The keys (and their values) drawn for a family's cases: those of its sections."""
+    return {k: v for k, v in schema_domains().items()
+            if family in SECTION_FAMILIES[k.split(".")[0]] and k not in ("hole",)}
+
+
+def cases(family: str, examples: int, seeds: int, seed: int = 0) -> Any:
+    """A hypothesis strategy of ``Case``s of ``family``: a base of the family, up to four rule
+    changes drawn from the family's keys, a reduced deck, and ``seeds`` seeds."""
+    from hypothesis import strategies as st
+
+    keys = family_keys(family)
+    pairs = [(k, v) for k, vs in keys.items() for v in vs]
+    names = [n for n, b in BASES.items() if b.family == family]
+
+    @st.composite
+    def draw(draw: Any) -> Case:
+        base = draw(st.sampled_from(names))
+        changes = tuple(draw(st.lists(st.sampled_from(pairs), max_size=4, unique_by=lambda p: p[0])))
+        max_rank = draw(st.sampled_from(BASES[base].max_ranks))
+        deal_seeds = tuple(draw(st.lists(st.integers(1, 10**6), min_size=seeds, max_size=seeds)))
+        return Case(base, changes, max_rank, deal_seeds)
+
+    return draw()
+
+
+def run_drawn(family: str, examples: int, seeds: int, cfg: Config, seed: int = 0,
+              on_case: Callable[[CaseReport], None] | None = None) -> list[CaseReport]:
+    """Check ``examples`` drawn cases of ``family`` (hypothesis draws them, derandomized by
+    ``seed``, without a database); every report, problems or not."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as fix_seed
+
+    reports: list[CaseReport] = []
+
+    @fix_seed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[p for p in _phases() if p.name != "shrink"])
+    @given(cases(family, examples, seeds))
+    def body(case: Case) -> None:
+        report = check_case(case, cfg)
+        reports.append(report)
+        if on_case:
+            on_case(report)
+
+    body()
+    return reports
+
+
+def _phases() -> list[Any]:
+    from hypothesis import Phase
+
+    return list(Phase)
+
+
+# ------------------------------------------------------------------ the suite
+
+
+def run(argv: Any = None) -> int:
+    """``python -m benchmarks differential [--examples N] [--seeds K] [--family F] [--walk]``."""
+    from .common import record
+
+    args = _parse(list(argv or []))
+    cfg = Config(brute_states=args.states, dfs_nodes=args.nodes, cpsat_seconds=args.cpsat_seconds)
+    families = args.family or ["reserve", "hole", "tableau"]
+    summary: list[dict[str, Any]] = []
+    disagreements: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    for fam in families:
+        start = time.perf_counter()
+        counts: Counter[str] = Counter()
+
+        def seen(report: CaseReport, counts: Counter[str] = counts) -> None:
+            counts["cases"] += 1
+            if report.skipped is not None:
+                counts["skipped"] += 1
+                return
+            counts["layouts"] += 1
+            for d in report.deals:
+                counts["deals"] += 1
+                counts[f"plain {d.brute}"] += 1
+                for engine, v in d.verdicts.items():
+                    counts[f"{engine} {v}"] += 1
+                    if v in ("won", "lost") and d.brute in ("won", "lost"):
+                        counts[f"{engine} checked"] += 1
+            if report.problems:
+                counts["cases with problems"] += 1
+                disagreements.append(report.record())
+                print(f"PROBLEM {report.case.describe()}: {report.problems}", file=sys.stderr)
+
+        run_drawn(fam, args.examples, args.seeds, cfg, seed=args.seed, on_case=seen)
+        row = {"family": fam, "cases": counts["cases"], "layouts": counts["layouts"], "deals": counts["deals"],
+               "plain won": counts["plain won"], "plain lost": counts["plain lost"],
+               "plain unknown": counts["plain unknown"]}
+        for engine in ENGINES:
+            row[f"{engine} checked"] = counts[f"{engine} checked"]
+            row[f"{engine} refused"] = counts[f"{engine} refused"]
+        row["problems"] = counts["cases with problems"]
+        row["seconds"] = round(time.perf_counter() - start, 1)
+        summary.append(row)
+        print(json.dumps(row), file=sys.stderr)
+    walk: list[dict[str, Any]] = []
+    if args.walk:
+        rows = schema_walk(cfg, seeds=tuple(range(1, args.seeds + 1)),
+                           progress=lambda key: print(f"walked {key}", file=sys.stderr))
+        walk = walk_table(rows)
+        bad = [r for r in rows if r.outcome in ("DISAGREES", "REFUSED WITHOUT NAMING IT")]
+        disagreements += [{"walk": f"{r.key} = {_shown(r.value)} on {r.base}", "engine": r.engine,
+                           "outcome": r.outcome, "detail": r.detail} for r in bad]
+    columns = list(summary[0]) if summary else ["family"]
+    notes = (f"Drawn cases per family: {args.examples} (hypothesis, seed {args.seed}), {args.seeds} deals each; "
+             f"plain search up to {cfg.brute_states} states, the DFS up to {cfg.dfs_nodes} nodes, CP-SAT "
+             f"{cfg.cpsat_seconds:g} deterministic s. 'checked': deals where the engine and the plain search "
+             f"both decided (and agreed unless 'problems' says otherwise); 'refused': deals of layouts the "
+             f"engine refuses. Problems: {len(disagreements)}; every one is in the JSON with its layout TOML "
+             f"and seed. Total {time.perf_counter() - t0:.0f} s.")
+    record("differential", summary, columns, notes=notes,
+           details={"problems": disagreements, "walk": walk, "config": cfg.__dict__})
+    return 1 if disagreements else 0
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks differential", description=__doc__.splitlines()[0])
+    p.add_argument("--examples", type=int, default=300, help="drawn cases per family (default 300)")
+    p.add_argument("--seeds", type=int, default=3, help="deals per case (default 3)")
+    p.add_argument("--family", action="append", choices=["reserve", "hole", "tableau"],
+                   help="only this family (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="hypothesis's seed (default 0)")
+    p.add_argument("--walk", action="store_true", help="also walk every schema key and value")
+    p.add_argument("--states", type=int, default=Config.brute_states, help="the plain search's state limit")
+    p.add_argument("--nodes", type=int, default=Config.dfs_nodes, help="the DFS's node limit")
+    p.add_argument("--cpsat-seconds", type=float, default=Config.cpsat_seconds,
+                   help="CP-SAT's limit in deterministic seconds")
+    return p.parse_args(argv)
