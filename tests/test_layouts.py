@@ -119,6 +119,8 @@ BAD_LAYOUTS = {
     "bad-hole-card": ('[hole]\nstart = "XZ"\n[tableau]\ncount = 1\ndeal = [3]\n',
                       r"hole\.start: expected a card name such as 'AS', or 'stock', got 'XZ'"),
     "no-goal": ("[tableau]\ncount = 1\ndeal = [3]\n", r"a layout needs somewhere to win"),
+    "hole-card-not-dealt": ('[hole]\nstart = "stock"\n[tableau]\ncount = 1\ndeal = [3]\n[deal]\norder = ["tableau"]\n',
+                            r"deal\.order: expected 'hole' in the list when the hole's first card comes from the deal"),
     "pysol-without-game": (_edit('generator = "ms-freecell"', 'generator = "pysol"'),
                            r"deal\.pysol_game: expected the PySol game name"),
     "bad-order": (_edit('order = ["tableau"]', 'order = ["talon"]'),
