@@ -38,7 +38,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import deal as deals
 from solver.engines.cpsat import run_cpsat
 from solver.engines.dfs import run_dfs
 from solver.errors import InputError, LayoutError, UnsupportedError
@@ -66,18 +65,18 @@ BASES: dict[str, Base] = {
         "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "place"}}, (2,)),
     "colorado-mini": Base("reserve", {
         "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
-        "reserve": {"count": 4, "capacity": 0, "deal": 1}, "stock": {"turn": "place"}}, (2, 3)),
+        "reserve": {"count": 2, "capacity": 0, "deal": 1}, "stock": {"turn": "place"}}, (2, 3)),
     "grandfather-mini": Base("reserve", {
         "decks": 2, "foundations": FOUNDATIONS_2,
         "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "waste", "redeals": 1}}, (2,)),
     "twenty-mini": Base("reserve", {
         "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
-        "reserve": {"count": 4, "capacity": 0, "deal": 1, "fill": "immediate", "gaps": "any-top"},
+        "reserve": {"count": 3, "capacity": 0, "deal": 1, "fill": "immediate", "gaps": "any-top"},
         "stock": {"turn": "deal-row"}}, (2, 3)),
     "sly-fox-mini": Base("reserve", {
         "decks": 2, "foundations": {**FOUNDATIONS_2, "preset": True},
-        "reserve": {"count": 4, "capacity": 0, "deal": 1},
-        "stock": {"turn": "place", "top_playable": True, "batch": 4}}, (2, 3)),
+        "reserve": {"count": 2, "capacity": 0, "deal": 1},
+        "stock": {"turn": "place", "top_playable": True, "batch": 2}}, (2, 3)),
     "one-pack-mini": Base("reserve", {
         "decks": 1, "foundations": FOUNDATIONS_1,
         "reserve": {"count": 3, "capacity": 2, "deal": 1}, "stock": {"turn": "place"}}, (3, 4)),
@@ -225,7 +224,7 @@ def schema_domains() -> dict[str, list[Any]]:
     walk tries, in TOML form, read off the parser's own messages: a value the parser comes to
     accept is walked without a change here.  Integers get a few small values; lists (foundation
     rows, column sizes) a few shapes built from their parts."""
-    out: dict[str, list[Any]] = {"hole": [None, {}]}
+    out: dict[str, list[Any]] = {"hole": [None, {"start": "AS"}]}
     for key in DEFAULT_RULES:
         if key == "foundations.rows":
             base_values = _values(_row_probe("base"))
@@ -292,7 +291,7 @@ def reads_problems(engine: str, layout: Any) -> list[str] | None:
 
 @dataclass
 class DealCheck:
-    seed: int
+    seed: int | None
     brute: str  # the plain search's verdict
     states: int
     verdicts: dict[str, str] = field(default_factory=dict)  # engine -> verdict, or "refused"
@@ -300,10 +299,10 @@ class DealCheck:
     problems: list[str] = field(default_factory=list)  # disagreements, wins that do not replay
 
 
-def check_deal(layout: Layout, seed: int, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> DealCheck:
-    """The plain search and ``engines`` on the deal ``seed`` of ``layout``."""
+def check_deal(layout: Any, seed: int | None, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> DealCheck:
+    """The plain search and ``engines`` on the deal ``seed`` of ``layout`` (None: a peg board's start)."""
     family = family_of(layout)
-    deal = deals.from_seed(layout, seed)
+    deal = family.deal_from_seed(layout, seed)
     plain = brute.solve(layout, deal, cfg.brute_states)
     out = DealCheck(seed, plain.verdict, plain.states)
     if plain.verdict == "won":
@@ -355,8 +354,34 @@ class Case:
 
 
 @dataclass
+class PegCase:
+    """A small peg board (rows of holes), its empty holes at the start and its goal."""
+
+    shape: tuple[str, ...]
+    empty: tuple[str, ...]
+    goal_pegs: int = 1
+    goal_hole: str | None = None
+    base: str = "peg-board"
+    max_rank: int = 0
+    seeds: tuple[int | None, ...] = (None,)
+
+    def data(self) -> dict[str, Any]:
+        goal: dict[str, Any] = {"pegs": self.goal_pegs}
+        if self.goal_hole is not None:
+            goal["hole"] = self.goal_hole
+        return {"board": {"shape": list(self.shape)}, "start": {"empty": list(self.empty)}, "goal": goal}
+
+    def layout(self) -> Any:
+        return parse_layout(self.data(), "<peg-board>", "peg-board")
+
+    def describe(self) -> str:
+        goal = f"{self.goal_pegs} peg(s)" + (f" in {self.goal_hole}" if self.goal_hole else "")
+        return f"board {'/'.join(self.shape)!r}, empty {', '.join(self.empty)}, goal {goal}"
+
+
+@dataclass
 class CaseReport:
-    case: Case
+    case: Case | PegCase
     family: str = ""
     skipped: str | None = None  # the schema (or the reduced deck) refused the layout
     deals: list[DealCheck] = field(default_factory=list)
@@ -373,13 +398,16 @@ class CaseReport:
         if self.problems:
             out["problems"] = self.problems
             out["layout_toml"] = toml_text(self.case.data(), self.case.base)
-            out["max_rank"] = self.case.max_rank
-            out["reproduce"] = (f"patience solve LAYOUT.toml --max-ranks {self.case.max_rank} "
-                                f"--seed {self.case.seeds[0]} --engine both")
+            if isinstance(self.case, Case):
+                out["max_rank"] = self.case.max_rank
+                out["reproduce"] = (f"patience solve LAYOUT.toml --max-ranks {self.case.max_rank} "
+                                    f"--seed {self.case.seeds[0]} --engine both")
+            else:
+                out["reproduce"] = "patience solve LAYOUT.toml --engine both"
         return out
 
 
-def check_case(case: Case, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> CaseReport:
+def check_case(case: Case | PegCase, cfg: Config, engines: Iterable[str] = tuple(ENGINES)) -> CaseReport:
     report = CaseReport(case)
     try:
         layout = case.layout()
@@ -464,25 +492,25 @@ def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...
 def _names(problem: str, key: str) -> bool:
     if key == "hole":
         return problem.startswith("hole")
-    return key in problem or (key == "decks" and "pack" in problem)
+    return key in problem
 
 
-def schema_walk(cfg: Config, seeds: tuple[int, ...] = (1, 2), bases_per_family: int | None = None,
+def schema_walk(cfg: Config, seeds: tuple[int, ...] = (1, 2), every_base: bool = False,
                 engines: Iterable[str] = ("dfs", "cpsat"),
                 progress: Callable[[str], None] | None = None) -> list[WalkRow]:
-    """Every key and value of ``schema_domains`` on the bases of its families (the first
-    ``bases_per_family`` of each), for each engine."""
+    """Every key and value of ``schema_domains`` on the bases of the key's families: on each of
+    them (``every_base``), or on one, the first that the variant changes and the schema accepts,
+    taking the bases in turn from one value to the next so that a key meets several."""
     rows: list[WalkRow] = []
     for key, values in schema_domains().items():
-        section = key.split(".")[0]
-        families = SECTION_FAMILIES[section]
-        bases = []
-        for fam in families:
-            of_family = [name for name, b in BASES.items() if b.family == fam]
-            bases += of_family[:bases_per_family]
-        for value in values:
-            for base in bases:
-                rows += walk_one(key, value, base, cfg, seeds, engines)
+        families = SECTION_FAMILIES[key.split(".")[0]]
+        bases = [name for name, b in BASES.items() if b.family in families]
+        for i, value in enumerate(values):
+            for base in bases[i:] + bases[:i]:
+                found = walk_one(key, value, base, cfg, seeds, engines)
+                rows += found
+                if found and not every_base:
+                    break
         if progress:
             progress(key)
     return rows
@@ -526,6 +554,27 @@ def cases(family: str, examples: int, seeds: int, seed: int = 0) -> Any:
     return draw()
 
 
+def peg_cases() -> Any:
+    """A hypothesis strategy of small peg boards: 2..5 rows of 3..5 places, four in five of
+    them holes (the first of the first and last rows always), one or two empty holes, a goal
+    of one peg anywhere or in a given hole, or of two pegs."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw: Any) -> PegCase:
+        rows, cols = draw(st.integers(2, 5)), draw(st.integers(3, 5))
+        grid = [[draw(st.integers(0, 4)) > 0 or (c == 0 and r in (0, rows - 1)) for c in range(cols)]
+                for r in range(rows)]
+        shape = tuple("".join("o" if h else " " for h in row).rstrip() for row in grid)
+        holes = [f"{chr(ord('a') + c)}{r + 1}" for r in range(rows) for c in range(cols) if grid[r][c]]
+        empty = tuple(draw(st.lists(st.sampled_from(holes), min_size=1, max_size=2, unique=True)))
+        pegs = draw(st.integers(1, 2))
+        hole = draw(st.none() | st.sampled_from(holes)) if pegs == 1 else None
+        return PegCase(shape, empty, pegs, hole)
+
+    return draw()
+
+
 def run_drawn(family: str, examples: int, seeds: int, cfg: Config, seed: int = 0,
               on_case: Callable[[CaseReport], None] | None = None) -> list[CaseReport]:
     """Check ``examples`` drawn cases of ``family`` (hypothesis draws them, derandomized by
@@ -538,8 +587,8 @@ def run_drawn(family: str, examples: int, seeds: int, cfg: Config, seed: int = 0
     @fix_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck), phases=[p for p in _phases() if p.name != "shrink"])
-    @given(cases(family, examples, seeds))
-    def body(case: Case) -> None:
+    @given(peg_cases() if family == "peg" else cases(family, examples, seeds))
+    def body(case: Case | PegCase) -> None:
         report = check_case(case, cfg)
         reports.append(report)
         if on_case:
@@ -564,7 +613,7 @@ def run(argv: Any = None) -> int:
 
     args = _parse(list(argv or []))
     cfg = Config(brute_states=args.states, dfs_nodes=args.nodes, cpsat_seconds=args.cpsat_seconds)
-    families = args.family or ["reserve", "hole", "tableau"]
+    families = args.family or ["reserve", "hole", "tableau", "peg"]
     summary: list[dict[str, Any]] = []
     disagreements: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -603,7 +652,7 @@ def run(argv: Any = None) -> int:
         print(json.dumps(row), file=sys.stderr)
     walk: list[dict[str, Any]] = []
     if args.walk:
-        rows = schema_walk(cfg, seeds=tuple(range(1, args.seeds + 1)),
+        rows = schema_walk(cfg, seeds=tuple(range(1, args.seeds + 1)), every_base=args.every_base,
                            progress=lambda key: print(f"walked {key}", file=sys.stderr))
         walk = walk_table(rows)
         bad = [r for r in rows if r.outcome in ("DISAGREES", "REFUSED WITHOUT NAMING IT")]
@@ -625,10 +674,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks differential", description=__doc__.splitlines()[0])
     p.add_argument("--examples", type=int, default=300, help="drawn cases per family (default 300)")
     p.add_argument("--seeds", type=int, default=3, help="deals per case (default 3)")
-    p.add_argument("--family", action="append", choices=["reserve", "hole", "tableau"],
+    p.add_argument("--family", action="append", choices=["reserve", "hole", "tableau", "peg"],
                    help="only this family (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="hypothesis's seed (default 0)")
     p.add_argument("--walk", action="store_true", help="also walk every schema key and value")
+    p.add_argument("--every-base", action="store_true", help="walk each value on every base of its families")
     p.add_argument("--states", type=int, default=Config.brute_states, help="the plain search's state limit")
     p.add_argument("--nodes", type=int, default=Config.dfs_nodes, help="the DFS's node limit")
     p.add_argument("--cpsat-seconds", type=float, default=Config.cpsat_seconds,

@@ -145,6 +145,9 @@ class Layout:
         if not 1 <= max_rank <= 13:
             raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
         reduced = replace(self, max_rank=max_rank)
+        if self.hole is not None and self.hole.start != "stock" and cards.rank(cards.parse(self.hole.start)) > max_rank:
+            raise LayoutError(f"--max-ranks {max_rank}: {self.name} starts the hole with {self.hole.start}, "
+                              f"which ranks A..{cards.RANKS[max_rank - 1]} do not hold")
         dealt, size = _dealt(reduced), len(reduced.pack())
         t = self.tableau
         if dealt > size and t.count and _dealt(self) == len(self.pack()) and dealt - sum(t.deal) < size:

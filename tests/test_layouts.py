@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -181,6 +182,14 @@ def test_max_ranks_must_fit_the_deal() -> None:
     for r in (0, 14):
         with pytest.raises(LayoutError, match=r"--max-ranks: expected 1\.\.13"):
             load_layout("debutante").with_max_rank(r)
+
+
+def test_max_ranks_must_hold_the_hole_card() -> None:
+    lay = load_layout("black-hole")
+    assert lay.with_max_rank(4).hole == lay.hole  # the ace of spades is in every reduced pack
+    kings = dataclasses.replace(lay, hole=dataclasses.replace(lay.hole, start="KS"))
+    with pytest.raises(LayoutError, match=r"--max-ranks 4: black-hole starts the hole with KS, which ranks A\.\.4"):
+        kings.with_max_rank(4)  # dealing crashed (IndexError) before
 
 
 def test_layout_errors_are_input_errors() -> None:

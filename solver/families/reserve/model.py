@@ -103,7 +103,7 @@ READS = Reads("the CP-SAT debutante-family model", {
     "reserve.deal": None,
     "stock.turn": {"place", "waste"}, "stock.redeals": lambda n: n >= 0,
 }, together=(
-    (lambda lay: len(lay.foundations.rows) == lay.decks, "foundations.rows: one row per pack"),
+    (lambda lay: len(lay.foundations.rows) == lay.decks, "decks and foundations.rows: one row per pack"),
     (lambda lay: lay.stock.turn == "waste" or not lay.stock.redeals, "stock.redeals only with a waste pile"),
     (lambda lay: lay.reserve.access == "last" or lay.reserve.capacity in (1, 2),
      "reserve.access = 'first' (queues) only with reserve.capacity 1 or 2"),

@@ -74,6 +74,8 @@ class ReservePosition:
         self.interchangeable = s.turn != "deal-row"
         self.waste_capacity = s.waste_capacity or NEVER
         self.slots = None if r.capacity == 0 else r.capacity * r.count
+        # The foundations hold exactly the pack (one row per pack): every one must be finished.
+        self.exact = len(fnd.rows) == layout.decks
 
         # Foundation f takes the cards seq[f] in order (row f // 4, suit f % 4).
         nf = self.nf = fnd.count
@@ -430,7 +432,13 @@ class ReservePosition:
         play (playing a card in the generous game never hurts, so playing
         every playable card at once is its best play).  So:
 
-        - if a foundation cannot be finished even so, the deal is lost;
+        - if a foundation cannot be finished even so, the deal is lost, when
+          the foundations hold exactly the pack (one row per pack: every one
+          must be finished to win); with more foundation places than cards
+          (two rows, one pack), if some card left is passed by no foundation
+          that may take it, that card can never be played, and the deal is
+          lost (a real win plays it to a foundation, which the generous game
+          has then taken past it too);
         - with columns of limited size and every turned card placed at once,
           the cards out at each turn must fit in the columns' places, or it
           is lost.  Cards out = cards seen (in columns, or turned so far)
@@ -520,7 +528,10 @@ class ReservePosition:
                     return True
             else:
                 settle()
-        return any(k >= 0 for k in need)
+        if self.exact:
+            return any(k >= 0 for k in need)
+        left = [v for col in cols for v in col] + self.waste + stock
+        return any(all(where[f][v] >= hh[f] for f in fdests[v]) for v in left)
 
     def _buried(self) -> bool:
         """A card that can leave its column only after a card it must follow.
