@@ -6,10 +6,10 @@ the referee (``GameFamily.referee``, written from the rules in words) refuse the
 illegal ones.  From every stack that holds cards (the referee's ``stacks``: bottom
 first, the card that leaves next last):
 
-- ``stock``: its next card with count k = 1..n (a turn of k cards, named by the first
-  card turned; a deal of one card to each of k columns) onto every stack, and onto
-  every kind of stack by itself ("reserve", "tableau": a deal to every column names no
-  one column);
+- ``stock``: its next card alone onto every stack; with count k = 1..n (a turn of k
+  cards, named by the first card turned; a deal of one card to each of k columns) onto
+  the waste and onto every kind of stack by itself ("reserve", "tableau": a deal to
+  every column names no one column);
 - ``waste``: its top card alone; all its n cards named by the first (a redeal);
 - any other stack: its last card alone; its first card alone (a queue column gives its
   first card); for k = 2..n its last k cards named by the lowest of them (a group);
@@ -70,6 +70,8 @@ def candidates(game: Referee) -> Iterator[dict[str, Any]]:
         for src, some in picks.items():
             if dst == src or (dst in kinds and src != "stock"):
                 continue
+            if src == "stock" and dst != "waste" and dst not in kinds:
+                some = some[:1]  # one card from the stock straight onto a stack
             for card, k in some:
                 move: dict[str, Any] = {"card": card, "from": src, "to": dst}
                 if k > 1:

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from ... import cards
+from ...deal import expected_counts
 from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
@@ -53,7 +54,10 @@ READS = Reads("the CP-SAT hole model", {
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
     "tableau.build": {"none"}, "tableau.spaces": {"none"},
     "stock.turn": {"hole", "none"},
-})
+}, together=(
+    (lambda lay: lay.stock.turn == "hole" or not expected_counts(lay).get("stock"),
+     "stock.turn = 'hole' when the deal leaves cards in the stock"),
+))
 
 
 def check_supported(layout: Layout) -> None:

@@ -90,6 +90,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from ... import cards
+from ...deal import expected_counts
 from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
@@ -127,7 +128,9 @@ READS = Reads("the CP-SAT tableau model", {
     "tableau.build": None, "tableau.direction": None, "tableau.spaces": {"any", "kings", "none"},
     "tableau.moves": {"single", "supermove"}, "tableau.wrap": None,
     "cells.count": None, "cells.deal": None,
-})
+}, together=(
+    (lambda lay: not expected_counts(lay).get("stock"), "a stock: tableau.deal and cells.deal leave cards over"),
+))
 
 
 def check_supported(layout: Layout, deal: dict[str, list[int]]) -> None:

@@ -1,0 +1,150 @@
+"""The engines against a plain exhaustive search over the referee, on layouts changed rule by rule.
+
+Issue #14 asks that no rule drift between the engines and the rules: each engine either
+honours a rule value or refuses the layout.  Two tests check it here, at a size that fits
+the suite (``benchmarks/differential.py`` holds the machinery and the long run):
+
+- the schema walk: every value of every rule key (``DEFAULT_RULES``; the values are those
+  the layout parser accepts) applied to a small layout of a family the key belongs to; the
+  DFS and the CP-SAT model each refuse it through their ``Reads`` declaration or agree with
+  the plain search (``solver.families.brute``), and every win replays;
+- random layouts (hypothesis): several rules changed at once, tiny decks, random seeds; the
+  DFS, the plain DFS (no dominance, no bounds, no restarts), CP-SAT where it accepts the
+  layout, and the plain search agree; peg boards too.
+
+The findings these tests made, each kept below as a regression test with its reproduction.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+from benchmarks.differential import (
+    Case,
+    Config,
+    PegCase,
+    cases,
+    check_case,
+    peg_cases,
+    reads_problems,
+    schema_domains,
+    schema_walk,
+    walk_table,
+)
+from solver.engines.dfs import run_dfs
+from solver.errors import UnsupportedError
+from solver.families import brute, family_of
+from solver.layout import DEFAULT_RULES
+from solver.limits import Limits
+
+CI = Config(brute_states=2000, dfs_nodes=20_000, cpsat_seconds=5.0)
+
+
+# ------------------------------------------------------------------ the schema walk
+
+
+def test_the_walk_takes_every_rule_key_and_the_parsers_values():
+    domains = schema_domains()
+    assert set(domains) == set(DEFAULT_RULES) | {"hole"}
+    assert domains["tableau.wrap"] == ["none", "from-base", "cyclic"]  # read off the parser's message
+    assert domains["stock.turn"] == ["place", "waste", "deal-row", "hole", "none"]
+    assert domains["stock.redeals"] == [-1, 0, 1, 2]
+    assert [{"base": "deal", "build": "up"}] in domains["foundations.rows"]
+
+
+@pytest.fixture(scope="module")
+def walk():
+    return schema_walk(CI, seeds=(1,))
+
+
+def test_every_rule_value_is_honoured_or_refused(walk):
+    table = walk_table(walk)
+    print("\n" + "\n".join(json.dumps(row) for row in table))  # pytest -s shows the table
+    bad = [r for r in walk if r.outcome in ("DISAGREES", "REFUSED OUTSIDE READS")]
+    assert not bad, "\n".join(f"{r.outcome}: {r.key} = {r.value!r} on {r.base}, {r.engine}: {r.detail}" for r in bad)
+    # The walk is not empty anywhere: every key changed some base the schema accepts ...
+    assert {r.key for r in walk} == set(schema_domains())
+    # ... and the engines were held to the plain search on many of them.
+    honoured = {(r.key, r.engine) for r in walk if r.outcome == "honoured"}
+    assert len({k for k, e in honoured if e == "dfs"}) >= 25
+    assert len({k for k, e in honoured if e == "cpsat"}) >= 10
+
+
+def test_a_refusal_names_what_it_refuses(walk):
+    """A layout refused through ``Reads`` is refused in one line naming the rule."""
+    for r in walk:
+        if r.outcome.startswith("refused"):
+            assert "\n" not in r.detail and " does not play " in r.detail, r
+
+
+# ------------------------------------------------------------------ random layouts
+
+
+def _check(case: Case | PegCase) -> None:
+    report = check_case(case, CI)
+    assume(report.skipped is None)  # the schema refuses the layout: draw another
+    assert not report.problems, json.dumps(report.record(), indent=1)
+
+
+SETTINGS = dict(deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@settings(max_examples=20, **SETTINGS)
+@given(case=cases("reserve", seeds=1))
+def test_random_debutante_family_layouts(case):
+    _check(case)
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(case=cases("hole", seeds=1))
+def test_random_hole_layouts(case):
+    _check(case)
+
+
+@settings(max_examples=20, **SETTINGS)
+@given(case=cases("tableau", seeds=1))
+def test_random_tableau_layouts(case):
+    _check(case)
+
+
+@settings(max_examples=10, **SETTINGS)
+@given(case=peg_cases())
+def test_random_peg_boards(case):
+    _check(case)
+
+
+# ------------------------------------------------------------------ findings
+
+
+def test_one_pack_with_two_foundation_rows_is_not_lost_by_the_counting_bound():
+    """Found by the walk (decks = 1 on a two-row debutante layout): the counting bound said
+    "a foundation cannot be finished", true but no loss when the foundations hold more cards
+    than the pack; the DFS proved winnable deals lost."""
+    lay = Case("debutante-mini", (("decks", 1),), 2, ()).layout()
+    for seed in (1, 2, 3):
+        deal = family_of(lay).deal_from_seed(lay, seed)
+        assert brute.solve(lay, deal).verdict == "won"
+        assert run_dfs(lay, deal, Limits(max_nodes=20_000)).verdict == "won"
+
+
+def test_a_hole_game_that_never_turns_its_stock_is_refused():
+    """Found by the walk (tableau.deal cut down on Black Hole, leaving stock cards while
+    stock.turn = "none"): the CP-SAT hole model played the stock as Golf does and claimed
+    wins the referee refused; the DFS refused outside its ``Reads``."""
+    lay = Case("black-hole-mini", (("tableau.deal", [2] * 5),), 4, ()).layout()
+    deal = family_of(lay).deal_from_seed(lay, 1)
+    assert deal["stock"]
+    for engine in ("dfs", "cpsat"):
+        assert any("stock.turn = 'hole'" in p for p in reads_problems(engine, lay) or [])
+    with pytest.raises(UnsupportedError, match="stock.turn = 'hole' when the deal leaves cards in the stock"):
+        family_of(lay).cpsat_model(lay)(lay, deal)
+
+
+def test_a_tableau_game_that_never_turns_its_stock_is_refused_by_its_declaration():
+    lay = Case("eight-off-mini", (("tableau.deal", [2] * 3),), 3, ()).layout()
+    assert any("stock.turn = 'waste'" in p for p in reads_problems("dfs", lay) or [])
+    assert any("a stock" in p for p in reads_problems("cpsat", lay) or [])
