@@ -330,6 +330,11 @@ def check_deal(layout: Any, seed: int | None, cfg: Config, engines: Iterable[str
         verdict = plain.verdict
     except DealError:  # the referee refuses to start: an engine's win will not replay
         plain, verdict = brute.BruteResult("unknown"), "bad deal"
+    except Exception as e:  # a crash is a finding, recorded with its case
+        plain, verdict = brute.BruteResult("unknown"), "crashed"
+        out = DealCheck(seed, verdict, 0)
+        out.faults["plain"] = f"the plain search crashed: {type(e).__name__}: {e}"
+        return out
     out = DealCheck(seed, verdict, plain.states)
     if plain.verdict == "won":
         problem = family.replay(layout, deal, plain.moves or [])
@@ -341,6 +346,10 @@ def check_deal(layout: Any, seed: int | None, cfg: Config, engines: Iterable[str
         except UnsupportedError as e:
             out.verdicts[engine] = "refused"
             out.refusals[engine] = str(e)
+            continue
+        except Exception as e:  # a crash is a finding, recorded with its case
+            out.verdicts[engine] = "crashed"
+            out.faults[engine] = f"{engine} crashed: {type(e).__name__}: {e}"
             continue
         out.verdicts[engine] = run.verdict
         if run.verdict == "won":
@@ -407,10 +416,11 @@ class CaseReport:
     family: str = ""
     skipped: str | None = None  # the schema (or the reduced deck) refused the layout
     deals: list[DealCheck] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # crashes outside the engines
 
     @property
     def problems(self) -> list[str]:
-        return [f"seed {d.seed}: {p}" for d in self.deals for p in d.problems]
+        return self.errors + [f"seed {d.seed}: {p}" for d in self.deals for p in d.problems]
 
     def record(self) -> dict[str, Any]:
         """The case as a JSON record; with its layout file when something is wrong."""
@@ -440,10 +450,12 @@ def check_case(case: Case | PegCase, cfg: Config, engines: Iterable[str] = tuple
     for seed in case.seeds:
         try:
             report.deals.append(check_deal(layout, seed, cfg, engines))
-        except InputError as e:  # a deal the layout cannot make (e.g. a hole card above the top rank)
+        except InputError as e:  # a seed the layout's generator does not take
             report.skipped = str(e)
             report.deals.clear()
             return report
+        except Exception as e:  # dealing crashed: a finding
+            report.errors.append(f"seed {seed}: dealing crashed: {type(e).__name__}: {e}")
     return report
 
 

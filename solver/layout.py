@@ -368,9 +368,14 @@ def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> No
     if lay.foundations.base_from_deal and "base" not in lay.deal.order:
         raise LayoutError(f"{where}: deal.order: expected 'base' in the list when foundations take their base "
                           "from the deal (base = 'deal')")
-    if lay.hole is not None and lay.hole.start == "stock" and "hole" not in lay.deal.order:
-        raise LayoutError(f"{where}: deal.order: expected 'hole' in the list when the hole's first card "
-                          "comes from the deal (hole.start = 'stock')")
+    dealt_to = {"cells": (lay.cells.deal > 0, "cards are dealt to the cells (cells.deal)"),
+                "tableau": (sum(lay.tableau.deal) > 0, "cards are dealt to the tableau (tableau.deal)"),
+                "reserve": (lay.reserve.count * lay.reserve.deal > 0, "cards are dealt to the reserve (reserve.deal)"),
+                "hole": (lay.hole is not None and lay.hole.start == "stock",
+                         "the hole's first card comes from the deal (hole.start = 'stock')")}
+    for group, (dealt, why) in dealt_to.items():
+        if dealt and group not in lay.deal.order:
+            raise LayoutError(f"{where}: deal.order: expected {group!r} in the list when {why}")
     if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
 

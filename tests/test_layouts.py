@@ -122,6 +122,9 @@ BAD_LAYOUTS = {
     "no-goal": ("[tableau]\ncount = 1\ndeal = [3]\n", r"a layout needs somewhere to win"),
     "hole-card-not-dealt": ('[hole]\nstart = "stock"\n[tableau]\ncount = 1\ndeal = [3]\n[deal]\norder = ["tableau"]\n',
                             r"deal\.order: expected 'hole' in the list when the hole's first card comes from the deal"),
+    "reserve-not-dealt": (_edit('order = ["tableau"]', 'order = ["tableau"]\n[reserve]\ncount = 1\naccepts = "none"')
+                          .replace("deal = [7, 7, 7, 7, 6, 6, 6, 6]", "deal = [7, 7, 7, 7, 6, 6, 6, 5]"),
+                          r"deal\.order: expected 'reserve' in the list when cards are dealt to the reserve"),
     "pysol-without-game": (_edit('generator = "ms-freecell"', 'generator = "pysol"'),
                            r"deal\.pysol_game: expected the PySol game name"),
     "bad-order": (_edit('order = ["tableau"]', 'order = ["talon"]'),
