@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import importlib
 import json
 import re
@@ -130,6 +131,14 @@ SECTION_FAMILIES = {
     "decks": ("reserve", "hole", "tableau"), "hole": ("hole", "tableau"), "foundations": ("reserve", "tableau"),
     "reserve": ("reserve", "tableau"), "tableau": ("tableau", "hole"), "cells": ("tableau",),
     "stock": ("reserve", "tableau", "hole"),
+}
+
+
+# The sections a family's own games use (the others mostly make a layout another family's, or
+# one its engines refuse): drawn cases change these more often.
+HOME_SECTIONS = {
+    "reserve": ("decks", "foundations", "reserve", "stock"), "hole": ("decks", "hole", "tableau", "stock"),
+    "tableau": ("decks", "foundations", "tableau", "cells", "stock"),
 }
 
 
@@ -563,6 +572,41 @@ def walk_table(rows: list[WalkRow]) -> list[dict[str, Any]]:
             for (k, v, e), c in table.items()]
 
 
+# --------------------------------------------------------- the walk's power
+
+
+def forget(layout: Layout, key: str) -> Layout:
+    """``layout`` with the rule ``key`` back at its default: what an engine that never reads
+    ``key`` plays (its ``Reads`` sees the default, so it does not refuse)."""
+    if key == "decks":
+        return dataclasses.replace(layout, decks=1)
+    section, name = key.split(".")
+    part = getattr(layout, section)
+    if part is None:
+        return layout
+    default = next(f for f in dataclasses.fields(part) if f.name == name)
+    value = default.default if default.default is not dataclasses.MISSING else default.default_factory()  # type: ignore[misc]
+    return dataclasses.replace(layout, **{section: dataclasses.replace(part, **{name: value})})
+
+
+def mutant_walk(key: str, engine: str, cfg: Config, seeds: tuple[int, ...] = (1, 2, 3)) -> list[WalkRow]:
+    """The walk of ``key`` (every value, every base of its families) against an ``engine``
+    that ignores ``key``: a drift the walk must catch (some row ``DISAGREES``) wherever the
+    key changes the game on these small deals."""
+    real = ENGINES[engine]
+    ENGINES[engine] = lambda lay, deal, c: real(forget(lay, key), deal, c)
+    try:
+        rows: list[WalkRow] = []
+        families = SECTION_FAMILIES[key.split(".")[0]]
+        bases = [name for name, b in BASES.items() if b.family in families]
+        for value in schema_domains()[key]:
+            for base in bases:
+                rows += walk_one(key, value, base, cfg, seeds, (engine,))
+        return rows
+    finally:
+        ENGINES[engine] = real
+
+
 # ------------------------------------------------------- the drawn variants
 
 
@@ -579,12 +623,14 @@ def cases(family: str, seeds: int) -> Any:
 
     keys = family_keys(family)
     pairs = [(k, v) for k, vs in keys.items() for v in vs]
+    home = [(k, v) for k, v in pairs if k.split(".")[0] in HOME_SECTIONS[family]]
     names = [n for n, b in BASES.items() if b.family == family]
+    change = st.sampled_from(home) | st.sampled_from(pairs)  # half the changes in the family's own sections
 
     @st.composite
     def draw(draw: Any) -> Case:
         base = draw(st.sampled_from(names))
-        changes = tuple(draw(st.lists(st.sampled_from(pairs), max_size=4, unique_by=lambda p: p[0])))
+        changes = tuple(draw(st.lists(change, max_size=4, unique_by=lambda p: p[0])))
         max_rank = draw(st.sampled_from(BASES[base].max_ranks))
         deal_seeds = tuple(draw(st.lists(st.integers(1, 10**6), min_size=seeds, max_size=seeds)))
         return Case(base, changes, max_rank, deal_seeds)
@@ -592,15 +638,15 @@ def cases(family: str, seeds: int) -> Any:
     return draw()
 
 
-def peg_cases() -> Any:
-    """A hypothesis strategy of small peg boards: 2..5 rows of 3..5 places, four in five of
-    them holes (the first of the first and last rows always), one or two empty holes, a goal
-    of one peg anywhere or in a given hole, or of two pegs."""
+def peg_cases(max_rows: int = 5, max_cols: int = 5) -> Any:
+    """A hypothesis strategy of small peg boards: 2..``max_rows`` rows of 3..``max_cols`` places,
+    four in five of them holes (the first of the first and last rows always), one or two empty
+    holes, a goal of one peg anywhere or in a given hole, or of two pegs."""
     from hypothesis import strategies as st
 
     @st.composite
     def draw(draw: Any) -> PegCase:
-        rows, cols = draw(st.integers(2, 5)), draw(st.integers(3, 5))
+        rows, cols = draw(st.integers(2, max_rows)), draw(st.integers(3, max_cols))
         grid = [[draw(st.integers(0, 4)) > 0 or (c == 0 and r in (0, rows - 1)) for c in range(cols)]
                 for r in range(rows)]
         shape = tuple("".join("o" if h else " " for h in row).rstrip() for row in grid)
