@@ -494,8 +494,10 @@ def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...
 
     A refusal is "refused" when the engine's ``Reads`` declaration names the key (or refuses
     the base already, or the change made the layout another family's), "refused by another
-    rule" when the change brought in a refusal of another key (``Reads.together``), and
-    "REFUSED OUTSIDE READS" when the declaration accepts the layout yet the engine refuses it."""
+    rule" when the change brought in a refusal of another key (``Reads.together``), "refused
+    by the deal" when the declaration accepts the layout but the engine refuses the deal,
+    naming the rule (cards left in a stock the game never turns), and "REFUSED OUTSIDE READS"
+    when it names none."""
     b = BASES[base]
     data = apply(b.data, key, value)
     rows: list[WalkRow] = []
@@ -518,7 +520,8 @@ def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...
             before = (reads_problems(engine, original) or []) if same_family else []
             new = [p for p in problems or [] if p not in before]
             if not problems:
-                outcome = "REFUSED OUTSIDE READS"
+                outcome = ("refused by the deal" if any(k in message for k in DEFAULT_RULES)
+                           else "REFUSED OUTSIDE READS")
             elif not new or not same_family or any(_names(p, key) for p in new):
                 outcome = "refused"
             else:

@@ -37,7 +37,6 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from ... import cards
-from ...deal import expected_counts
 from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
@@ -54,10 +53,7 @@ READS = Reads("the CP-SAT hole model", {
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
     "tableau.build": {"none"}, "tableau.spaces": {"none"},
     "stock.turn": {"hole", "none"},
-}, together=(
-    (lambda lay: lay.stock.turn == "hole" or not expected_counts(lay).get("stock"),
-     "stock.turn = 'hole' when the deal leaves cards in the stock"),
-))
+})
 
 
 def check_supported(layout: Layout) -> None:
@@ -73,6 +69,8 @@ class HoleModel:
 
     def __init__(self, layout: Layout, deal: dict[str, list[int]], features: Any = None):
         check_supported(layout)
+        if deal.get("stock") and layout.stock.turn != "hole":  # the stock of a game that never turns it
+            raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'hole'")
         self.layout = layout
         self.near = neighbours(layout)  # the same rule table the DFS position reads
         self.flags = feature_flags(FEATURES, features)

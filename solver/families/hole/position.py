@@ -49,7 +49,6 @@ from functools import cache
 from typing import Any
 
 from ... import cards
-from ...deal import expected_counts
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
 from .rules import neighbours
@@ -63,10 +62,7 @@ READS = Reads("the hole family's DFS position", {
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
     "tableau.build": {"none"}, "tableau.spaces": {"none"},
     "stock.turn": {"hole", "none"},
-}, together=(
-    (lambda lay: lay.stock.turn == "hole" or not expected_counts(lay).get("stock"),
-     "stock.turn = 'hole' when the deal leaves cards in the stock"),
-))
+})
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
 WALK_DEAD = "walk bound: the ranks left make no walk from the hole"

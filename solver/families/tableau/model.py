@@ -90,7 +90,6 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from ... import cards
-from ...deal import expected_counts
 from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
@@ -128,16 +127,15 @@ READS = Reads("the CP-SAT tableau model", {
     "tableau.build": None, "tableau.direction": None, "tableau.spaces": {"any", "kings", "none"},
     "tableau.moves": {"single", "supermove"}, "tableau.wrap": None,
     "cells.count": None, "cells.deal": None,
-}, together=(
-    (lambda lay: not expected_counts(lay).get("stock"), "a stock: tableau.deal and cells.deal leave cards over"),
-))
+})
 
 
 def check_supported(layout: Layout, deal: dict[str, list[int]]) -> None:
     """Refuse, in one line, a layout whose rules this model does not capture exactly."""
     READS.check(layout)
     if deal.get("stock"):
-        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not play a stock")
+        raise UnsupportedError(f"layout {layout.name!r}: the CP-SAT tableau model does not play a stock "
+                               f"(stock.turn = {layout.stock.turn!r}, stock cards)")
 
 
 class TableauModel:

@@ -59,7 +59,6 @@ from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
 
 from ... import cards
-from ...deal import expected_counts
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
 from .rules import rules_for
@@ -76,8 +75,6 @@ READS = Reads("the tableau family's DFS position", {
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
      "a reserve only as one pile that takes no cards (reserve.accepts = 'none', Canfield's)"),
-    (lambda lay: lay.stock.turn == "waste" or not expected_counts(lay).get("stock"),
-     "stock.turn = 'waste' when the deal leaves cards in the stock"),
 ))
 
 
