@@ -42,11 +42,12 @@ def tableau_game(columns: list[str], cells: int = 0, spaces: str = "any", stock:
     return lay, {f"tableau:{i}": parsed(c) for i, c in enumerate(columns) if c}
 
 
-def reserve_game(columns: list[str], stock: str, capacity: int = 1):
+def reserve_game(columns: list[str], stock: str, capacity: int = 1, **stock_rules):
     """One pack, one foundation row from the ace, reserve columns of ``capacity``, every turned
-    card placed at once (cards not listed take no part)."""
+    card placed at once unless ``stock_rules`` say otherwise (cards not listed take no part)."""
     lay = replace(DEBUTANTE, decks=1, foundations=replace(DEBUTANTE.foundations, rows=DEBUTANTE.foundations.rows[:1]),
-                  reserve=replace(DEBUTANTE.reserve, count=len(columns), capacity=capacity))
+                  reserve=replace(DEBUTANTE.reserve, count=len(columns), capacity=capacity),
+                  stock=replace(DEBUTANTE.stock, **stock_rules))
     deal = {f"reserve:{i}": parsed(c) for i, c in enumerate(columns)}
     deal["stock"] = parsed(stock)
     return lay, deal
@@ -71,6 +72,9 @@ HAND_MADE = [
     (*reserve_game(["2C"], "AC AD 2D"), "won"),  # AC home, 2C follows, AD, 2D
     (*reserve_game(["2C"], "2D AC AD"), "lost"),  # 2D finds the column full
     (*reserve_game(["2C"], "AD 2D AC"), "won"),
+    # a waste pile holding one card: AD cannot come out from under 2D
+    (*reserve_game(["2C"], "2D AD AC", turn="waste"), "won"),
+    (*reserve_game(["2C"], "2D AD AC", turn="waste", waste_capacity=1), "lost"),
 ]
 
 

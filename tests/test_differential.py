@@ -161,3 +161,31 @@ def test_a_hole_game_that_never_turns_its_stock_is_refused():
     for engine in ("dfs", "cpsat"):
         with pytest.raises(UnsupportedError, match="stock cards but stock.turn is not 'hole'"):
             ENGINES[engine](lay, deal, CI)
+
+
+@pytest.mark.parametrize("deal_count, expected", [(1, "lost"), (2, "lost")])
+def test_the_waste_never_holds_more_than_its_capacity(deal_count, expected):
+    """Found by making the DFS forget ``stock.waste_capacity`` (the walk could not tell): the
+    referee did not read the rule at all, so the plain search played a fuller waste than the
+    DFS; and the DFS let a turn of several cards overfill the waste ("most cards the waste
+    holds", layouts/README.md).  Two cards to turn onto a waste of two that holds one already
+    (or one at a time onto a waste of one): 2D stays on top of AD and AC."""
+    from dataclasses import replace
+
+    from solver import cards
+    from solver.families.reserve.position import FOUND, STOCK, WASTE, ReservePosition
+
+    lay = Case("one-pack-mini", (), 3, ()).layout()
+    lay = replace(lay, reserve=replace(lay.reserve, count=1, capacity=1),
+                  stock=replace(lay.stock, turn="waste", deal_count=deal_count, waste_capacity=deal_count))
+    stock = "2D AS AD AC" if deal_count == 2 else "2D AD AC"
+    deal = {"reserve:0": [cards.parse("2C")], "stock": [cards.parse(c) for c in stock.split()]}
+    assert brute.solve(lay, deal).verdict == expected
+    assert run_dfs(lay, deal, Limits(max_nodes=10_000)).verdict == expected
+    if deal_count == 2:  # after the first turn and AS home, 2D is left; the next turn would make it three
+        pos = ReservePosition(lay, deal)
+        turn = (STOCK, WASTE)
+        assert pos.legal_moves() == [turn]
+        pos.push(turn)
+        pos.push((WASTE, FOUND + 3))
+        assert [cards.name(v & 63) for v in pos.waste] == ["2D"] and turn not in pos.legal_moves()

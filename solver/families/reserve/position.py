@@ -228,7 +228,8 @@ class ReservePosition:
             if placeable and self.turn in ("place", "waste"):
                 other.extend((src, i) for i in self._placements(v))
         if self.turn == "waste":
-            if self.stock and len(self.waste) < self.waste_capacity:
+            # a turn may not leave more cards on the waste than it holds
+            if self.stock and len(self.waste) + min(self.deal_count, len(self.stock)) <= self.waste_capacity:
                 other.append((STOCK, WASTE))
             elif not self.stock and self.waste and self.redeals_left > 0:
                 other.append((WASTE, STOCK))

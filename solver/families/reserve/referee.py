@@ -156,6 +156,8 @@ class ReserveGame:
                 k = min(s.deal_count, len(stock))
                 if count != k:
                     return f"{where}: a turn moves {k} cards"
+                if s.waste_capacity and len(waste) + k > s.waste_capacity:
+                    return f"{where}: the waste holds at most {s.waste_capacity} cards"
                 for _ in range(k):
                     waste.append(stock.pop(0))
                 return None
