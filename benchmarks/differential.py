@@ -279,6 +279,9 @@ class Config:
     cpsat_seconds: float = 20.0  # deterministic seconds (a fixed random seed, one worker)
 
 
+PROBE = Config(brute_states=1, dfs_nodes=1, cpsat_seconds=0.01)  # enough to see an engine refuse
+
+
 def _dfs_plain(layout: Any, deal: Any, limits: Limits) -> Any:
     return run_dfs(layout, deal, limits, use_forced=False, use_bounds=False, restarts=False)
 
@@ -509,13 +512,27 @@ def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...
     if rule_values(layout) == rule_values(original):
         return rows
     same_family = family_of(layout).name == family_of(original).name
-    report = check_case(Case(base, ((key, value),), b.max_ranks[0], seeds), cfg, engines)
-    if report.skipped is not None:
+    try:
+        deal = family_of(layout).deal_from_seed(layout, seeds[0])
+    except InputError:
+        return rows
+    refused: dict[str, str] = {}
+    for engine in engines:  # a refusal comes before any search: no need to search with the plain one
+        try:
+            ENGINES[engine](layout, deal, PROBE)
+        except UnsupportedError as e:
+            refused[engine] = str(e)
+    playing = [e for e in engines if e not in refused]
+    report = check_case(Case(base, ((key, value),), b.max_ranks[0], seeds), cfg, playing) if playing else None
+    if report is not None and report.skipped is not None:
         return rows
     for engine in engines:
-        verdicts = [d.verdicts[engine] for d in report.deals]
-        if "refused" in verdicts:
-            message = next(d.refusals[engine] for d in report.deals if engine in d.refusals)
+        if engine not in refused and report is not None:
+            refusals = [d.refusals[engine] for d in report.deals if engine in d.refusals]
+            if refusals:
+                refused[engine] = refusals[0]
+        if engine in refused:
+            message = refused[engine]
             problems = reads_problems(engine, layout)
             before = (reads_problems(engine, original) or []) if same_family else []
             new = [p for p in problems or [] if p not in before]
@@ -528,6 +545,7 @@ def walk_one(key: str, value: Any, base: str, cfg: Config, seeds: tuple[int, ...
                 outcome = "refused by another rule"
             rows.append(WalkRow(key, value, engine, base, outcome, message))
             continue
+        assert report is not None
         problems = [p for d in report.deals for p in d.problems_of(engine)]
         if problems:
             rows.append(WalkRow(key, value, engine, base, "DISAGREES", "; ".join(problems) + "\n"
@@ -549,18 +567,26 @@ def schema_walk(cfg: Config, seeds: tuple[int, ...] = (1, 2), every_base: bool =
                 engines: Iterable[str] = ("dfs", "cpsat"),
                 progress: Callable[[str], None] | None = None) -> list[WalkRow]:
     """Every key and value of ``schema_domains`` on the bases of the key's families: on each of
-    them (``every_base``), or on one, the first that the variant changes and the schema accepts,
-    taking the bases in turn from one value to the next so that a key meets several."""
+    them (``every_base``), or on one: the first, taking the bases in turn from one value to the
+    next so that a key meets several, that the variant changes, that the schema accepts and
+    that some engine plays (else the first that every engine refuses)."""
     rows: list[WalkRow] = []
     for key, values in schema_domains().items():
         families = SECTION_FAMILIES[key.split(".")[0]]
         bases = [name for name, b in BASES.items() if b.family in families]
         for i, value in enumerate(values):
+            all_refused: list[WalkRow] = []
             for base in bases[i:] + bases[:i]:
                 found = walk_one(key, value, base, cfg, seeds, engines)
-                rows += found
-                if found and not every_base:
+                if every_base:
+                    rows += found
+                elif any(not r.outcome.lower().startswith("refused") for r in found):
+                    rows += found
                     break
+                else:
+                    all_refused = all_refused or found
+            else:
+                rows += all_refused
         if progress:
             progress(key)
     return rows
@@ -696,7 +722,7 @@ def _phases() -> list[Any]:
 
 def run(argv: Any = None) -> int:
     """``python -m benchmarks differential [--examples N] [--seeds K] [--family F] [--walk]``."""
-    from .common import record
+    from .common import markdown_table, record
 
     args = _parse(list(argv or []))
     cfg = Config(brute_states=args.states, dfs_nodes=args.nodes, cpsat_seconds=args.cpsat_seconds)
@@ -752,8 +778,17 @@ def run(argv: Any = None) -> int:
              f"both decided (and agreed unless 'problems' says otherwise); 'refused': deals of layouts the "
              f"engine refuses. Problems: {len(disagreements)}; every one is in the JSON with its layout TOML "
              f"and seed. Total {time.perf_counter() - t0:.0f} s.")
-    record("differential", summary, columns, notes=notes,
-           details={"problems": disagreements, "walk": walk, "config": cfg.__dict__})
+    md = record("differential", summary, columns, notes=notes,
+                details={"problems": disagreements, "walk": walk, "config": cfg.__dict__})
+    extra = []
+    if disagreements:
+        extra += ["", "## Problems", ""] + [f"- `{json.dumps(p)[:400]}`" for p in disagreements]
+    if walk:
+        outcomes = sorted({k for row in walk for k in row} - {"key", "value", "engine"})
+        extra += ["", "## The schema walk: what each engine does with each rule value (bases counted)", "",
+                  markdown_table(walk, ["key", "value", "engine", *outcomes])]
+    if extra:
+        md.write_text(md.read_text() + "\n".join(extra) + "\n")
     return 1 if disagreements else 0
 
 
