@@ -21,7 +21,9 @@ at a size that fits the test suite; this module's ``run`` is the long run:
     python -m benchmarks differential --family tableau --examples 1000 --seeds 3
 
 It writes ``results/differential.json`` (every disagreement with its layout TOML and seed)
-and ``results/differential.md`` (how many layouts and deals were tried per family).
+and ``results/differential.md`` (how many layouts and deals were tried per family, and the
+walk's table).  ``mutant_walk(key, engine, cfg)`` measures the walk itself: it makes an
+engine ignore one rule (``forget``) and says whether the walk then finds a disagreement.
 """
 
 from __future__ import annotations

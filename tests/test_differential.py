@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 
 from benchmarks.differential import (
+    BASES,
     ENGINES,
     Case,
     Config,
@@ -34,13 +35,14 @@ from benchmarks.differential import (
     reads_problems,
     schema_domains,
     schema_walk,
+    toml_text,
     walk_one,
     walk_table,
 )
 from solver.engines.dfs import run_dfs
-from solver.errors import UnsupportedError
-from solver.families import brute, family_of
-from solver.layout import DEFAULT_RULES
+from solver.errors import LayoutError, UnsupportedError
+from solver.families import brute, family_of, parse_layout_text
+from solver.layout import DEFAULT_RULES, rule_values
 from solver.limits import Limits
 
 CI = Config(brute_states=2000, dfs_nodes=20_000, cpsat_seconds=5.0)
@@ -97,6 +99,19 @@ def test_a_refusal_names_what_it_refuses(walk):
         assert "\n" not in r.detail, r
         if r.outcome != "refused by the deal":
             assert " does not play " in r.detail, r
+
+
+def test_a_case_is_reproduced_from_its_layout_file():
+    """The TOML a problem report carries is the layout the case played."""
+    for name, base in BASES.items():
+        case = Case(name, (("stock.redeals", 1),), base.max_ranks[0], ())
+        try:
+            lay = case.layout()
+        except LayoutError:
+            continue
+        text = toml_text(case.data(), name)
+        again = parse_layout_text(text, "<report>", name).with_max_rank(case.max_rank)
+        assert rule_values(again) == rule_values(lay), name
 
 
 # ------------------------------------------------------------------ random layouts
