@@ -163,3 +163,13 @@ def test_a_refused_move_changes_nothing(case, picks):
         if not legal:
             break
         game = legal[pick % len(legal)]
+
+
+def test_the_debutante_referee_names_a_malformed_move():
+    lay, deal = reserve_game(["2C"], "AC AD 2D")
+    game = family_of(lay).referee(lay, deal)
+    assert game.play({"card": ["AC"], "from": "stock", "to": "foundation:0"}) \
+        == "move 1: expected card, from and to as strings and count as a whole number"
+    assert game.play({"card": "AC", "from": "stock", "to": "foundation:0", "count": 2}) \
+        == "move 1 (AC from stock to foundation:0): one card moves at a time, not 2"
+    assert game.play({"card": "AC", "from": "stock", "to": "foundation:0"}) is None and game.moves == 1

@@ -132,6 +132,8 @@ class ReserveGame:
         except (KeyError, TypeError):
             return f"{n}: expected an object with card, from and to"
         count = move.get("count", 1)
+        if not all(isinstance(x, str) for x in (card, src, dst)) or not isinstance(count, int):
+            return f"{n}: expected card, from and to as strings and count as a whole number"
         where = f"{n} ({card} from {src} to {dst})"
         if r.fill == "immediate" and stock and not all(cols):
             j = self._index(dst, "reserve", r.count)
