@@ -14,16 +14,18 @@ and every win of any of them must replay.  An engine may instead refuse the layo
 the bases of the families that key belongs to and records, for each engine, whether it
 honours the value (agrees with the plain search) or refuses it, and in the second case
 whether its ``Reads`` declaration names the key.  ``tests/test_differential.py`` runs both
-at a size that fits the test suite; this module's ``run`` is the long run:
+at a size that fits the test suite; this module's ``run`` is the long run (not a
+``patience bench`` preset: it compares engines with each other, not with the clock):
 
-    python -m benchmarks differential                      # 300 drawn cases per family
-    python -m benchmarks differential --examples 40 --walk # and the schema walk
-    python -m benchmarks differential --family tableau --examples 1000 --seeds 3
+    python -m benchmarks.differential                      # 300 drawn cases per family
+    python -m benchmarks.differential --examples 40 --walk # and the schema walk
+    python -m benchmarks.differential --family tableau --examples 1000 --seeds 3
 
-It writes ``results/differential.json`` (every disagreement with its layout TOML and seed)
-and ``results/differential.md`` (how many layouts and deals were tried per family, and the
-walk's table).  ``mutant_walk(key, engine, cfg)`` measures the walk itself: it makes an
-engine ignore one rule (``forget``) and says whether the walk then finds a disagreement.
+It writes ``differential.json`` (every disagreement with its layout TOML and seed) and
+``differential.md`` (how many layouts and deals were tried per family, and the walk's
+table) into ``--out`` (``benchmarks/results/differential/``).  ``mutant_walk(key, engine,
+cfg)`` measures the walk itself: it makes an engine ignore one rule (``forget``) and says
+whether the walk then finds a disagreement.
 """
 
 from __future__ import annotations
@@ -33,14 +35,19 @@ import copy
 import dataclasses
 import importlib
 import json
+import os
+import platform
 import re
+import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from solver.engines.core import compiled_available
 from solver.engines.cpsat import run_cpsat
 from solver.engines.dfs import run_dfs
 from solver.errors import DealError, InputError, LayoutError, UnsupportedError
@@ -285,16 +292,22 @@ PROBE = Config(brute_states=1, dfs_nodes=1, cpsat_seconds=0.01)  # enough to see
 
 
 def _dfs_plain(layout: Any, deal: Any, limits: Limits) -> Any:
-    return run_dfs(layout, deal, limits, use_forced=False, use_bounds=False, restarts=False)
+    return run_dfs(layout, deal, limits, use_forced=False, use_bounds=False, restarts=False, core="python")
 
 
+# The engines compared: the DFS over the pure-Python position (the reference), the same with no
+# dominance, bound or restart, CP-SAT, and the compiled DFS where it is built (it refuses the
+# families that have no compiled position).
 ENGINES: dict[str, Callable[[Any, Any, Config], Any]] = {
-    "dfs": lambda lay, deal, cfg: run_dfs(lay, deal, Limits(max_nodes=cfg.dfs_nodes)),
+    "dfs": lambda lay, deal, cfg: run_dfs(lay, deal, Limits(max_nodes=cfg.dfs_nodes), core="python"),
     "dfs-plain": lambda lay, deal, cfg: _dfs_plain(lay, deal, Limits(max_nodes=cfg.dfs_nodes)),
     "cpsat": lambda lay, deal, cfg: run_cpsat(lay, deal, Limits(timeout=cfg.cpsat_seconds), random_seed=0, workers=1),
 }
+if compiled_available():
+    ENGINES["dfs-compiled"] = lambda lay, deal, cfg: run_dfs(lay, deal, Limits(max_nodes=cfg.dfs_nodes),
+                                                             core="compiled")
 # The module whose ``READS`` each engine checks a layout against.
-READS_MODULE = {"dfs": "position", "dfs-plain": "position", "cpsat": "model"}
+READS_MODULE = {"dfs": "position", "dfs-plain": "position", "dfs-compiled": "position", "cpsat": "model"}
 
 
 def reads_problems(engine: str, layout: Any) -> list[str] | None:
@@ -723,9 +736,8 @@ def _phases() -> list[Any]:
 
 
 def run(argv: Any = None) -> int:
-    """``python -m benchmarks differential [--examples N] [--seeds K] [--family F] [--walk]``."""
-    from .common import markdown_table, record
-
+    """``python -m benchmarks.differential [--examples N] [--seeds K] [--family F] [--walk] [--out DIR]``;
+    exit code 1 when something disagreed."""
     args = _parse(list(argv or []))
     cfg = Config(brute_states=args.states, dfs_nodes=args.nodes, cpsat_seconds=args.cpsat_seconds)
     families = args.family or ["reserve", "hole", "tableau", "peg"]
@@ -770,32 +782,66 @@ def run(argv: Any = None) -> int:
         rows = schema_walk(cfg, seeds=tuple(range(1, args.seeds + 1)), every_base=args.every_base,
                            progress=lambda key: print(f"walked {key}", file=sys.stderr))
         walk = walk_table(rows)
-        bad = [r for r in rows if r.outcome in ("DISAGREES", "REFUSED WITHOUT NAMING IT")]
+        bad = [r for r in rows if r.outcome in ("DISAGREES", "REFUSED OUTSIDE READS")]
         disagreements += [{"walk": f"{r.key} = {_shown(r.value)} on {r.base}", "engine": r.engine,
                            "outcome": r.outcome, "detail": r.detail} for r in bad]
     columns = list(summary[0]) if summary else ["family"]
-    notes = (f"Drawn cases per family: {args.examples} (hypothesis, seed {args.seed}), {args.seeds} deals each; "
+    notes = ((f"{args.note} " if args.note else "")
+             + f"Drawn cases per family: {args.examples} (hypothesis, seed {args.seed}), {args.seeds} deals each; "
              f"plain search up to {cfg.brute_states} states, the DFS up to {cfg.dfs_nodes} nodes, CP-SAT "
              f"{cfg.cpsat_seconds:g} deterministic s. 'checked': deals where the engine and the plain search "
              f"both decided (and agreed unless 'problems' says otherwise); 'refused': deals of layouts the "
              f"engine refuses. Problems: {len(disagreements)}; every one is in the JSON with its layout TOML "
              f"and seed. Total {time.perf_counter() - t0:.0f} s.")
-    md = record("differential", summary, columns, notes=notes,
-                details={"problems": disagreements, "walk": walk, "config": cfg.__dict__})
-    extra = []
+    machine = _machine()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "differential.json").write_text(json.dumps(
+        {"machine": machine, "command": sys.argv, "config": dataclasses.asdict(cfg), "notes": notes,
+         "summary": summary, "problems": disagreements, "walk": walk}, indent=1) + "\n")
+    md = ["# Differential testing", "", f"Machine: {machine['cpu']}, {machine['cores']} cores, Python "
+          f"{machine['python']}, load {machine['load']} at start, {machine['date']}, commit {machine['commit']}.",
+          "", notes, "", _markdown(summary, columns)]
     if disagreements:
-        extra += ["", "## Problems", ""] + [f"- `{json.dumps(p)[:400]}`" for p in disagreements]
+        md += ["", "## Problems", ""] + [f"- `{json.dumps(p)[:400]}`" for p in disagreements]
     if walk:
         outcomes = sorted({k for row in walk for k in row} - {"key", "value", "engine"})
-        extra += ["", "## The schema walk: what each engine does with each rule value (bases counted)", "",
-                  markdown_table(walk, ["key", "value", "engine", *outcomes])]
-    if extra:
-        md.write_text(md.read_text() + "\n".join(extra) + "\n")
+        md += ["", "## The schema walk: what each engine does with each rule value (bases counted)", "",
+               _markdown(walk, ["key", "value", "engine", *outcomes])]
+    (out / "differential.md").write_text("\n".join(md) + "\n")
+    print(f"wrote {out / 'differential.md'} and differential.json", file=sys.stderr)
     return 1 if disagreements else 0
 
 
+def _markdown(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(str(r.get(c, "")) for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _machine() -> dict[str, Any]:
+    """What the run was made on: enough to read its seconds (verdicts do not depend on it)."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                   if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).parent, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = None
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "load": round(os.getloadavg()[0], 2), "date": time.strftime("%Y-%m-%d %H:%M:%S"), "commit": commit,
+            "compiled core": compiled_available()}
+
+
 def _parse(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m benchmarks differential", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.differential", description=__doc__.splitlines()[0])
+    p.add_argument("--note", default="", help="a sentence put first in the record's notes")
+    p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "differential"),
+                   help="the folder for differential.json and differential.md")
     p.add_argument("--examples", type=int, default=300, help="drawn cases per family (default 300)")
     p.add_argument("--seeds", type=int, default=3, help="deals per case (default 3)")
     p.add_argument("--family", action="append", choices=["reserve", "hole", "tableau", "peg"],
@@ -808,3 +854,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--cpsat-seconds", type=float, default=Config.cpsat_seconds,
                    help="CP-SAT's limit in deterministic seconds")
     return p.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))
