@@ -206,3 +206,18 @@ def test_the_waste_never_holds_more_than_its_capacity(deal_count, expected):
         pos.push(turn)
         pos.push((WASTE, FOUND + 3))
         assert [cards.name(v & 63) for v in pos.waste] == ["2D"] and turn not in pos.legal_moves()
+
+
+@pytest.mark.parametrize("seed", [114, 277, 358, 3600])
+def test_the_cpsat_hole_model_does_not_prove_winnable_deals_lost(seed):
+    """Found by the random layouts (Black Hole on ranks A..4, seed 3600): the CP-SAT hole
+    model said lost (INFEASIBLE) for a deal the plain search wins.  The model was right and
+    the solver wrong: with the ``sequence`` feature's AddInverse constraint, OR-Tools 9.15's
+    presolve declared the model infeasible (without presolve, or with the win fixed, it is
+    feasible); 3 deals in 400 of these.  The dual view is now channelled by element
+    constraints."""
+    lay = Case("black-hole-mini", (), 4, ()).layout()
+    deal = family_of(lay).deal_from_seed(lay, seed)
+    assert brute.solve(lay, deal).verdict == "won"
+    run = ENGINES["cpsat"](lay, deal, CI)
+    assert run.verdict == "won" and family_of(lay).replay(lay, deal, run.solution) is None
