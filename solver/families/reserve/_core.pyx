@@ -113,6 +113,7 @@ cdef class ReserveCore(CorePosition):
 
     # -- the deal and its rules (fixed)
     cdef int ncols, capacity, nf, total, stride, turn, deal_count, batch_size, waste_capacity, slots
+    cdef bint exact  # the foundations hold exactly the pack (the reference's ``exact``)
     cdef bint fifo, suit_sequence, refill, gaps_any_top, interchangeable, dominance, column_dominance
     cdef int* seq        # nf * SEQ: foundation f takes seq[f * SEQ + i] in order
     cdef int* seq_len    # per foundation
@@ -166,6 +167,7 @@ cdef class ReserveCore(CorePosition):
         self.batch_size = ref.batch_size
         self.interchangeable = ref.interchangeable
         self.waste_capacity = ref.waste_capacity
+        self.exact = ref.exact
         self.slots = -1 if ref.slots is None else ref.slots
         self.dominance = ref.dominance
         self.column_dominance = ref.column_dominance
@@ -538,7 +540,8 @@ cdef class ReserveCore(CorePosition):
                     (self.turn == T_PLACE or self.turn == T_WASTE):
                 n = self._placements(v, src, out, n)
         if self.turn == T_WASTE:
-            if self.stock_n and self.waste_n < self.waste_capacity:
+            # a turn may not leave more cards on the waste than it holds
+            if self.stock_n and self.waste_n + min(self.deal_count, self.stock_n) <= self.waste_capacity:
                 out[n] = mcode(C_STOCK, C_WASTE)
                 n += 1
             elif not self.stock_n and self.waste_n and self.redeals_left > 0:
@@ -859,10 +862,32 @@ cdef class ReserveCore(CorePosition):
                     return True
             elif r.ntodo:
                 self._rp_settle(&r)
-        for f in range(self.nf):
-            if r.nd[f] >= 0:
+        if self.exact:  # every foundation must be finished
+            for f in range(self.nf):
+                if r.nd[f] >= 0:
+                    return True
+            return False
+        # more foundation places than cards: lost if some card left is passed by no foundation
+        for i in range(self.ncols):
+            col = self.colbuf + i * self.stride
+            for k in range(self.col_len[i]):
+                if self._rp_never(&r, col[k]):
+                    return True
+        for k in range(self.waste_n):
+            if self._rp_never(&r, self.waste[k]):
+                return True
+        for k in range(self.stock_n):
+            if self._rp_never(&r, self.stock[k]):
                 return True
         return False
+
+    cdef inline bint _rp_never(self, Relax* r, int v) noexcept:
+        """No foundation that may take ``v`` has been taken past it in the generous game."""
+        cdef int k
+        for k in range(self.fd_n[v]):
+            if r.hh[self.fd[v * self.nf + k]] > self.fdw[v * self.nf + k]:
+                return False
+        return True
 
     cdef inline void _rp_see(self, Relax* r, int c) noexcept:
         r.seen += 1
