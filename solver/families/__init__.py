@@ -10,7 +10,7 @@ are read by the registered ``LayoutReader`` that claims their TOML: peg boards
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import UnsupportedError
 from ..layout import Layout
@@ -19,11 +19,13 @@ from . import card, peg
 from .base import GameFamily, LayoutReader, Model, Position, solution_json
 from .hole import HoleFamily
 from .peg import PegFamily
-from .peg.layout import PegLayout
 from .reserve import ReserveFamily
 from .tableau import TableauFamily
 
-AnyLayout = Layout | PegLayout
+if TYPE_CHECKING:
+    from .peg.layout import PegLayout
+
+AnyLayout: TypeAlias = "Layout | PegLayout"  # a card layout or a peg board (the board code loads lazily)
 
 FAMILIES: dict[str, GameFamily] = {f.name: f for f in (ReserveFamily(), HoleFamily(), TableauFamily(), PegFamily())}
 READERS: tuple[LayoutReader, ...] = (peg.READER, card.READER)  # the first that claims a file reads it

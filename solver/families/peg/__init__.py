@@ -18,17 +18,24 @@ so the English centre is ``d4`` and the opening jumps of the central game are
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...result import Result
 from ..base import GameFamily, LayoutReader, Model, Position, Referee
-from .layout import Deal, PegLayout, parse_board_layout
+
+if TYPE_CHECKING:  # the board code loads when a board layout is read, not with the package
+    from .layout import Deal, PegLayout
 
 
 class PegFamily(GameFamily):
     name: ClassVar[str] = "peg"
-    layout_type: ClassVar[type] = PegLayout
     shuffled: ClassVar[bool] = False  # one start position: a run needs no seed
+
+    @property
+    def layout_type(self) -> type:  # type: ignore[override]
+        from .layout import PegLayout
+
+        return PegLayout
 
     def describe(self, layout: PegLayout) -> str:
         return layout.describe()
@@ -75,4 +82,10 @@ class PegFamily(GameFamily):
         return layout.format_solution(result)
 
 
-READER = LayoutReader(claims=lambda data: "board" in data, parse=parse_board_layout)
+def _parse(data: dict[str, Any], where: str, name: str) -> PegLayout:
+    from .layout import parse_board_layout
+
+    return parse_board_layout(data, where, name)
+
+
+READER = LayoutReader(claims=lambda data: "board" in data, parse=_parse)
