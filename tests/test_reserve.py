@@ -166,3 +166,43 @@ def test_unlimited_redeals_do_not_make_every_redeal_a_new_position():
     verdicts = [api.solve(lay, seed=s, limits=Limits(max_nodes=200_000), core="python").verdict
                 for s in range(1, 13)]
     assert "unknown" not in verdicts and "won" in verdicts
+
+
+@pytest.mark.parametrize("seed", [14, 27])
+def test_twenty_bounds_wait_for_gaps(seed):
+    # Twenty on ranks A..5 with 2 columns: these deals are won only by setting a card
+    # aside in a gap (an empty column once the pack is out) to dig out the card under it.
+    # The buried-card bound, which assumes cards leave columns only to foundations, once
+    # called them lost; with the gap test (_gap_may_open) the bounded searches win them too.
+    lay = small("twenty", 5, 2)
+    deal = deals.from_seed(lay, seed)
+    plain, _ = verdict(lay, deal, dominance=False, bounds=False)
+    assert plain == "won"
+    for dominance in (False, True):
+        v, solution = verdict(lay, deal, dominance=dominance, bounds=True)
+        assert v == "won" and verify_solution(lay, deal, solution) is None
+
+
+@pytest.mark.parametrize("seed", [5, 81])
+def test_twenty_bounds_fire_where_no_gap_can_open(seed):
+    # Twenty on ranks A..4 with one column: lost deals; where the generous game leaves a
+    # card in the column, no gap can open and the bounds prune (fewer nodes, same verdict).
+    lay = small("twenty", 4, 1)
+    deal = deals.from_seed(lay, seed)
+    plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=300_000),
+                use_forced=False, use_bounds=False)
+    assert plain.verdict == "lost"
+    unbounded = dfs(ReservePosition(lay, deal), Limits(max_nodes=300_000), use_bounds=False)
+    pos = ReservePosition(lay, deal)
+    fired = []
+    is_dead = pos.is_dead
+
+    def counting_is_dead() -> str | None:
+        why = is_dead()
+        fired.extend([why] if why else [])
+        return why
+
+    pos.is_dead = counting_is_dead  # type: ignore[method-assign]
+    bounded = dfs(pos, Limits(max_nodes=300_000))
+    assert unbounded.verdict == bounded.verdict == "lost"
+    assert fired and bounded.nodes < unbounded.nodes

@@ -416,6 +416,8 @@ class ReservePosition:
 
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
+        if self.gaps_any_top and self._gap_may_open():
+            return None  # both bounds below assume cards leave columns only to foundations
         if self._buried():
             return BURIED_DEAD
         if self._relaxed_play():
@@ -563,6 +565,69 @@ class ReservePosition:
                 if stuck:
                     return True
         return False
+
+    def _gap_may_open(self) -> bool:
+        """Whether a gap may ever open: an empty column while the pack is empty, which
+        (``reserve.gaps = "any-top"``, Twenty) takes any top card of another column.
+
+        ``_buried`` and ``_relaxed_play`` assume that a card leaves its column only to a
+        foundation, so that a column's cards leave top first; a move into a gap breaks
+        that (a card can be set aside to dig out the one under it), so they may prune only
+        where no gap can ever open.  A gap move needs an empty column; before the first
+        gap move every card leaves its column to a foundation, in order, so the first empty
+        column (unless one is empty now) is emptied that way: all its present cards go to
+        foundations, top first (cards put on it later only add to what must go).  The
+        generous game of ``_relaxed_play`` (every pack card free from its turn, a column
+        card free to leave once a foundation that may take it has passed its card) lets
+        every column card leave that a real play without gap moves lets leave.  So if,
+        played to the end, the generous game leaves a card in every column, no column
+        is ever emptied, no gap move is ever made, and the two bounds hold as proved.
+        This is that play, without the turns (only its end counts): True if some column
+        is empty now or empties in it.
+        """
+        seq, where, fdests, nf = self.seq, self.where, self.fdests, self.nf
+        cols, fifo = self.cols, self.fifo
+        left = [len(col) for col in cols]
+        if 0 in left:
+            return True
+        hh = self.h[:]
+        can = [bytearray(64) for _ in range(nf)]  # cards foundation f may be given
+
+        def offer(v: int) -> None:
+            for f in fdests[v]:
+                can[f][v & 63] = 1
+
+        def top(i: int) -> int:
+            col = cols[i]
+            return col[len(col) - left[i]] if fifo else col[left[i] - 1]
+
+        for v in self.stock:
+            offer(v)
+        for v in self.waste:
+            offer(v)
+        for i in range(len(cols)):
+            offer(top(i))
+        moved = True
+        while moved:
+            moved = False
+            for f in range(nf):
+                s = seq[f]
+                while hh[f] < len(s) and can[f][s[hh[f]]]:
+                    hh[f] += 1
+                    moved = True
+            for i in range(len(cols)):
+                while _passed(hh, where, fdests, top(i)):
+                    left[i] -= 1  # a foundation passed its card: it may have left
+                    moved = True
+                    if not left[i]:
+                        return True
+                    offer(top(i))
+        return False
+
+
+def _passed(hh: list[int], where: list[list[int]], fdests: list[tuple[int, ...]], v: int) -> bool:
+    """Some foundation that may take value ``v`` stands past its card (heights ``hh``)."""
+    return any(hh[f] > where[f][v] for f in fdests[v])
 
 
 def _name(code: int) -> str:
