@@ -206,3 +206,12 @@ def test_twenty_bounds_fire_where_no_gap_can_open(seed):
     bounded = dfs(pos, Limits(max_nodes=300_000))
     assert unbounded.verdict == bounded.verdict == "lost"
     assert fired and bounded.nodes < unbounded.nodes
+
+
+@pytest.mark.parametrize("seed", [26, 36])
+def test_sly_fox_placements_find_wins_early(seed):
+    # Sly Fox's placement order (best fit against each column's deadline,
+    # _batch_placement_score) wins these deals within a thousand nodes; the order the
+    # other layouts use had not won them after 200,000.
+    res = api.solve("sly-fox", seed=seed, limits=Limits(max_nodes=1_000))
+    assert res.verdict == "won"
