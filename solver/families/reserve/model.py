@@ -37,6 +37,8 @@ Variables (an *item* is one physical card: two packs give two items per card)
   non-empty columns never exceeds the column count (a cumulative over the roots,
   or over the oldest card of each queue), and the depth never exceeds the
   capacity.
+- Batches (``stock.batch``, Sly Fox): each batch of placements is an interval
+  of instants in which no column card plays (``_batches``).
 
 The model is exact for every layout ``check_supported`` accepts: a ``lost`` is a
 proof.  Redundant constraints and dominance rules (``FEATURES``) only remove
@@ -64,7 +66,8 @@ FEATURES = {
     # the total number of cards on columns never exceeds count x capacity (implied)
     "cumulative": True,
     # a turned card whose foundation predecessor is already up goes there at once
-    # (moving that play earlier never hurts: it only frees the waste or a column)
+    # (moving that play earlier never hurts: it only frees the waste or a column;
+    # not with batches, where placing it instead may end a batch sooner)
     "direct": True,
     # two columns dealt the same card are interchangeable: the one on the lower
     # column goes to its foundation no later than the other
@@ -102,11 +105,14 @@ READS = Reads("the CP-SAT debutante-family model", {
     "reserve.count": lambda n: n > 0, "reserve.capacity": None, "reserve.access": None, "reserve.accepts": {"any"},
     "reserve.deal": None,
     "stock.turn": {"place", "waste"}, "stock.redeals": lambda n: n >= 0,
+    "stock.top_playable": None, "stock.batch": None,
 }, together=(
     (lambda lay: len(lay.foundations.rows) == lay.decks, "decks and foundations.rows: one row per pack"),
     (lambda lay: lay.stock.turn == "waste" or not lay.stock.redeals, "stock.redeals only with a waste pile"),
     (lambda lay: lay.reserve.access == "last" or lay.reserve.capacity in (1, 2),
      "reserve.access = 'first' (queues) only with reserve.capacity 1 or 2"),
+    (lambda lay: lay.stock.turn == "place" or not (lay.stock.top_playable or lay.stock.batch),
+     "stock.top_playable and stock.batch only with stock.turn = 'place'"),
 ))
 
 
@@ -136,6 +142,7 @@ class ReserveModel:
         self.lifo = r.access == "last"
         self.waste = layout.stock.turn == "waste"
         self.passes = 1 + (layout.stock.redeals if self.waste else 0)
+        self.batch = layout.stock.batch  # pack cards placed per batch (Sly Fox), 0: none
         self.items: list[Item] = []
         self.dealt: list[list[int]] = []
         for j in range(self.ncols):
@@ -168,6 +175,8 @@ class ReserveModel:
         else:
             self._place()
         self._columns()
+        if self.batch:
+            self._batches()
 
     def _foundations(self) -> None:
         """Which copy goes to which row, and the build order of every foundation."""
@@ -253,7 +262,7 @@ class ReserveModel:
             m.add(self.p[i] == self.t[k]).only_enforce_if(d)
             self.arrive[i] = self.t[k]
             self.oncol[i] = ~d
-            if self.flags["direct"]:
+            if self.flags["direct"] and not self.batch:  # with batches, placing it may end one
                 for lit in self._pred_up_before(i, self.t[k]):
                     m.add_implication(lit, d)
 
@@ -429,13 +438,15 @@ class ReserveModel:
                         moved = True
 
         settle()
+        batch_left = 0  # placements still due in the open batch (columns wait meanwhile)
         for i in self.stock:
             slot = taker(i)
             if slot is not None:
                 free.discard(slot)
                 height[slot[0]] = slot[1]
                 events.append(("direct", i, slot))
-                settle()
+                if not batch_left:
+                    settle()
                 continue
             mine = need(i)
             best, where = None, None
@@ -452,7 +463,10 @@ class ReserveModel:
                 break
             events.append(("lay", i, cols[where][-1] if cols[where] else None))
             cols[where].append(i)
-            settle()
+            if self.batch:
+                batch_left = 0 if i == self.stock[-1] else (batch_left or self.batch) - 1
+            if not batch_left:
+                settle()
         return events
 
     def _hint(self, events: list[tuple[str, int, Any]]) -> None:
@@ -540,6 +554,61 @@ class ReserveModel:
                     m.add(self.p[i] == self.p[waited] + 1).only_enforce_if(r)
                     reasons.append(r)
             m.add_bool_or(reasons)
+
+    def _batches(self) -> None:
+        """Batches (``stock.batch = B``, Sly Fox): once a pack card goes to a column, no column
+        card plays until B pack cards have gone to columns; a placement that empties the
+        pack ends the batch early, and an open batch never ends if the pack empties by a card
+        played straight to a foundation (as the position and the referee read the rule).
+
+        Batch b is the placements numbered bB .. bB+B-1 (numbered from 0, in stock order,
+        among the turned cards that go to columns).  It starts at the instant of its first
+        placement and ends at the instant of its last, or at the horizon if it never ends.
+        A column card plays outside [start, end): before the first placement, or at the
+        instant of the last one or later (within an instant turns come first).  Exact: a
+        real game, each event at an instant of its own, meets this; and a solution replayed
+        in instant order (``_moves``) has no column play inside a batch.
+        """
+        m, size, s, horizon = self.model, self.batch, len(self.stock), self.horizon
+        placed = [m.new_int_var(0, s, f"placed{k}") for k in range(s + 1)]  # placements before card k
+        m.add(placed[0] == 0)
+        for k, i in enumerate(self.stock):
+            m.add(placed[k + 1] == placed[k] + self.oncol[i])
+
+        def number(k: int, n: int) -> Any:
+            """A literal: stock card k goes to a column, as placement number n."""
+            eq = m.new_bool_var("")
+            m.add(placed[k] == n).only_enforce_if(eq)
+            m.add(placed[k] != n).only_enforce_if(~eq)
+            lit = m.new_bool_var("")
+            m.add_bool_and([eq, self.oncol[self.stock[k]]]).only_enforce_if(lit)
+            m.add_bool_or([~eq, ~self.oncol[self.stock[k]]]).only_enforce_if(~lit)
+            return lit
+
+        players = [(i, None) for i, it in enumerate(self.items) if it.turn < 0]
+        players += [(i, self.oncol[i]) for i in self.stock]
+        previous_end = None
+        for b in range((s + size - 1) // size):
+            first, last = b * size, b * size + size - 1
+            start, end = m.new_int_var(0, horizon, f"start{b}"), m.new_int_var(0, horizon, f"end{b}")
+            firsts = [number(k, first) for k in range(first, s)]
+            for k, lit in zip(range(first, s), firsts, strict=True):
+                m.add(start == self.t[k]).only_enforce_if(lit)
+            m.add(start == horizon).only_enforce_if([~lit for lit in firsts])
+            ends = [(k, number(k, last)) for k in range(last, s)]
+            ends += [(s - 1, number(s - 1, n)) for n in range(first, min(last, s))]  # the pack ends it
+            for k, lit in ends:
+                m.add(end == self.t[k]).only_enforce_if(lit)
+            m.add(end == horizon).only_enforce_if([~lit for _, lit in ends])
+            m.add(start <= end)
+            if previous_end is not None:
+                m.add(previous_end <= start)
+            previous_end = end
+            for i, on_column in players:
+                before = m.new_bool_var("")
+                also: list[Any] = [] if on_column is None else [on_column]
+                m.add(self.p[i] < start).only_enforce_if([before, *also])
+                m.add(self.p[i] >= end).only_enforce_if([~before, *also])
 
     def _depths(self) -> None:
         m = self.model
