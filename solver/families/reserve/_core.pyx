@@ -445,6 +445,8 @@ cdef class ReserveCore(CorePosition):
     cdef inline int _placement_score(self, int i, int v) noexcept:
         """As ``_placement_score``: lower is tried first (the reference says why)."""
         cdef int n = self.col_len[i], below, first, then, u_first, u_then
+        if self.batch_size and not self.fifo:
+            return self._batch_placement_score(i, v)
         if n == 0:
             return 50
         below = self._top(i)
@@ -455,6 +457,43 @@ cdef class ReserveCore(CorePosition):
         u_first = self._urgency(first)
         u_then = self._urgency(then)
         return (30 - (u_then - u_first)) if u_first < u_then else 100 - (u_first - u_then)
+
+    cdef inline int _batch_placement_score(self, int i, int v) noexcept:
+        """As ``_batch_placement_score``: best fit against column ``i``'s deadline, its most
+        urgent card (``_copy_urgency``) plus the cards above it."""
+        cdef int n = self.col_len[i], first, deadline, k, w
+        cdef unsigned char* col = self.colbuf + i * self.stride
+        if n == 0:
+            return 50
+        first = self._copy_urgency(v, -1)
+        deadline = 1 << 30
+        for k in range(n):
+            w = self._copy_urgency(col[k], i) + (n - 1 - k)
+            if w < deadline:
+                deadline = w
+        return 10 + (deadline - first) if first < deadline else 100 + (first - deadline)
+
+    cdef inline int _copy_urgency(self, int v, int skip) noexcept:
+        """As ``_copy_urgency``: the nearer open foundation's distance, or the farther one's when
+        another copy of the card is the top card of a column other than ``skip`` (-1: none)."""
+        cdef int k, w, d1 = 99, d2 = 99, j
+        cdef int* fd = self.fd + v * self.nf
+        cdef int* fdw = self.fdw + v * self.nf
+        for k in range(self.fd_n[v]):
+            w = fdw[k] - self.h[fd[k]]
+            if w < 0:
+                continue
+            if w < d1:
+                d2 = d1
+                d1 = w
+            elif w < d2:
+                d2 = w
+        if d2 == 99:
+            return d1
+        for j in range(self.ncols):
+            if j != skip and self.col_len[j] and (self._top(j) & 63) == (v & 63):
+                return d2
+        return d1
 
     cdef int _placements(self, int v, int src, int* out, int n) noexcept:
         """As ``_placements``: the moves ``(src, i)`` to the columns that may take ``v``, one per
@@ -764,6 +803,8 @@ cdef class ReserveCore(CorePosition):
 
     cdef int dead(self) except -1:
         """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 0 neither."""
+        if self.gaps_any_top and self._gap_may_open():
+            return 0
         if self._buried():
             return 1
         if self._relaxed_play():
@@ -814,6 +855,62 @@ cdef class ReserveCore(CorePosition):
             if found:
                 return True
         return False
+
+    cdef bint _gap_may_open(self) noexcept:
+        """As ``_gap_may_open`` (its docstring has the proof): some column is empty now, or empties
+        in the generous game played to its end (no turns: only the end counts).  Uses
+        ``_relaxed_play``'s scratch arrays (heights, and ``left`` per column)."""
+        cdef int f, i, k, v
+        cdef bint moved = True, past
+        cdef int* hh = self.rp_ints
+        cdef int* left = hh + self.nf
+        cdef uint64_t* can = self.rp_can
+        for i in range(self.ncols):
+            if self.col_len[i] == 0:
+                return True
+            left[i] = self.col_len[i]
+        for f in range(self.nf):
+            hh[f] = self.h[f]
+            can[f] = 0
+        for k in range(self.stock_n):
+            self._gm_offer(self.stock[k])
+        for k in range(self.waste_n):
+            self._gm_offer(self.waste[k])
+        for i in range(self.ncols):
+            self._gm_offer(self._gm_top(i, left))
+        while moved:
+            moved = False
+            for f in range(self.nf):
+                while hh[f] < self.seq_len[f] and (can[f] >> self.seq[f * SEQ + hh[f]]) & 1:
+                    hh[f] += 1
+                    moved = True
+            for i in range(self.ncols):
+                while True:
+                    v = self._gm_top(i, left)
+                    past = False
+                    for k in range(self.fd_n[v]):
+                        if hh[self.fd[v * self.nf + k]] > self.fdw[v * self.nf + k]:
+                            past = True  # as ``_passed``
+                            break
+                    if not past:
+                        break
+                    left[i] -= 1
+                    moved = True
+                    if left[i] == 0:
+                        return True
+                    self._gm_offer(self._gm_top(i, left))
+        return False
+
+    cdef inline int _gm_top(self, int i, int* left) noexcept:
+        """``_gap_may_open``'s ``top``: the card of column ``i`` with ``left[i]`` cards still in it."""
+        cdef unsigned char* col = self.colbuf + i * self.stride
+        return col[self.col_len[i] - left[i]] if self.fifo else col[left[i] - 1]
+
+    cdef inline void _gm_offer(self, int v) noexcept:
+        """``_gap_may_open``'s ``offer``: every foundation that may take ``v`` may be given its card."""
+        cdef int k
+        for k in range(self.fd_n[v]):
+            self.rp_can[self.fd[v * self.nf + k]] |= (<uint64_t>1) << (v & 63)
 
     cdef bint _relaxed_play(self) noexcept:
         """As ``_relaxed_play`` (its docstring has the proof): play a generous version of the rest
