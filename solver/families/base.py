@@ -98,6 +98,9 @@ class Referee(Protocol):
 
     def won(self) -> bool: ...
 
+    def unfinished(self) -> str | None:
+        """None when the game is won; else how it falls short, after the moves played so far."""
+
     def state(self) -> Hashable:
         """Everything that decides what may happen next (not the number of moves played)."""
 
@@ -105,6 +108,18 @@ class Referee(Protocol):
 
     def stacks(self) -> dict[str, list[str]]:
         """Every stack by name, its cards bottom first and the card that leaves next last."""
+
+
+def replay_moves(game: Referee, solution: list[dict[str, Any]]) -> str | None:
+    """A referee's verdict on a solution: None if every move is legal and the game ends won; else
+    what is wrong with the deal, or the first illegal move, or how the end falls short."""
+    if game.problem:
+        return game.problem
+    for move in solution:
+        problem = game.play(move)
+        if problem:
+            return problem
+    return game.unfinished()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ..base import replay_moves
+
 RANK_LETTERS = "A23456789TJQK"
 
 
@@ -81,6 +83,10 @@ class HoleGame:
         """Every stack by name, bottom card first and the card that leaves next last."""
         return {**self.columns, "stock": self.stock[::-1], "hole": self.hole}
 
+    def unfinished(self) -> str | None:
+        left = self.left()
+        return f"after move {self.moves}: {left} cards are not on the hole" if left else None
+
     def left(self) -> int:
         return sum(len(c) for c in self.columns.values()) + len(self.stock)
 
@@ -126,13 +132,4 @@ class HoleGame:
 
 def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
     """None if every move of ``solution`` is legal and all cards end on the hole; else what is wrong."""
-    game = HoleGame(layout, deal)
-    if game.problem:
-        return game.problem
-    for move in solution:
-        problem = game.play(move)
-        if problem:
-            return problem
-    if game.left():
-        return f"after move {len(solution)}: {game.left()} cards are not on the hole"
-    return None
+    return replay_moves(HoleGame(layout, deal), solution)

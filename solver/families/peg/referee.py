@@ -15,6 +15,8 @@ import re
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from ..base import replay_moves
+
 _NAME = re.compile(r"([a-z])([0-9]+)")
 
 
@@ -55,7 +57,7 @@ class PegGame:
         """Every hole by name, holding ``["peg"]`` or nothing."""
         return {h: ["peg"] if h in self.pegs else [] for h in self.board}
 
-    def goal_problem(self) -> str | None:
+    def unfinished(self) -> str | None:
         """None when the goal is met, else how it is missed."""
         if len(self.pegs) != self.goal_pegs:
             return f"after {self.moves} moves {len(self.pegs)} pegs remain; the goal is {self.goal_pegs}"
@@ -64,7 +66,7 @@ class PegGame:
         return None
 
     def won(self) -> bool:
-        return self.problem is None and self.goal_problem() is None
+        return self.problem is None and self.unfinished() is None
 
     def play(self, move: Any) -> str | None:
         """Make the jump ``move`` if it is legal and return None; else what is wrong, naming it."""
@@ -101,11 +103,4 @@ class PegGame:
 def replay(holes: Iterable[str], start: Iterable[str], solution: list[dict[str, Any]],
            goal_pegs: int, goal_hole: str | None) -> str | None:
     """None if every move is legal and the goal is met; else what is wrong, naming the move."""
-    game = PegGame(holes, start, goal_pegs, goal_hole)
-    if game.problem:
-        return game.problem
-    for move in solution:
-        problem = game.play(move)
-        if problem:
-            return problem
-    return game.goal_problem()
+    return replay_moves(PegGame(holes, start, goal_pegs, goal_hole), solution)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import cards
 from ...layout import Layout
+from ..base import replay_moves
 
 RANKS = "A23456789TJQK"
 
@@ -72,6 +73,10 @@ class ReserveGame:
         out.update({"stock": self.stock[::-1], "waste": self.waste})
         out.update({f"foundation:{i}": f for i, f in enumerate(self.found)})
         return out
+
+    def unfinished(self) -> str | None:
+        left = self.left()
+        return f"after move {self.moves}: {left} cards are not on the foundations" if left else None
 
     def left(self) -> int:
         """Cards not on the foundations."""
@@ -233,11 +238,4 @@ class ReserveGame:
 
 def replay(layout: Layout, deal: dict[str, list[int]], solution: list[dict[str, Any]]) -> str | None:
     """None if ``solution`` is legal move by move and wins; else what is wrong, naming the move."""
-    game = ReserveGame(layout, deal)
-    for move in solution:
-        problem = game.play(move)
-        if problem:
-            return problem
-    if not game.won():
-        return f"after all {len(solution)} moves, {game.left()} cards are not on the foundations"
-    return None
+    return replay_moves(ReserveGame(layout, deal), solution)

@@ -45,6 +45,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ..base import replay_moves
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
@@ -136,6 +138,10 @@ class TableauGame:
         if self.has_reserve:
             out["reserve:0"] = self.reserve
         return out
+
+    def unfinished(self) -> str | None:
+        left = self.left()
+        return f"after move {self.moves}: {left} cards are not on the foundations" if left else None
 
     def left(self) -> int:
         """Cards not on the foundations."""
@@ -345,13 +351,4 @@ def _stack_index(name: str, kind: str, count: int) -> int | None:
 
 def replay(layout: Any, deal: dict[str, list[Any]], solution: list[dict[str, Any]]) -> str | None:
     """None if every move of ``solution`` is legal and the game ends won; else what is wrong."""
-    game = TableauGame(layout, deal)
-    if game.problem:
-        return game.problem
-    for move in solution:
-        problem = game.play(move)
-        if problem:
-            return problem
-    if game.left():
-        return f"after move {len(solution)}: {game.left()} cards are not on the foundations"
-    return None
+    return replay_moves(TableauGame(layout, deal), solution)
