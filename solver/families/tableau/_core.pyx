@@ -931,8 +931,37 @@ cdef class TableauCore(CorePosition):
     # ------------------------------------------------------------ Python level
 
     def move_json(self, int move):
-        """As ``TableauPosition.move_json`` (a joined move is named by its lateral part)."""
-        return self.ref_view().move_json(self.reference_move(move))
+        """As ``TableauPosition.move_json`` (a joined move is named by its lateral part), read
+        from the C state: a solution's moves are named one after another as they are played,
+        so this must not cost more than the move (building a reference view per move did)."""
+        cdef int src = code_src(move), dst = code_dst(move), n = code_n(move), card, count, f
+        real, name = self.ref.real, cards.name
+        if src == STOCK_CODE:
+            if n:  # TURN
+                count = min(self.k, self.L - self.wp)
+                out = {"card": name(real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
+                if count > 1:
+                    out["count"] = count
+                return out
+            out = {"card": name(real[self.ring[0]]), "from": "waste", "to": "stock"}  # REDEAL
+            if self.L > 1:
+                out["count"] = self.L
+            return out
+        if src < self.nc:
+            card = self.cols[src][self.h[src] - n]
+        elif src < self.W:
+            card = self.cells[src - self.nc]
+        elif src == self.W:
+            card = self.ring[(code_reach(move) or self.wp) - 1]
+        elif src == self.R:
+            card = self.heel[self.nheel - 1]
+        else:
+            f = src - self.F
+            card = make_card(self.fh[f], f & 3)
+        out = {"card": name(real[card]), "from": self.ref.stack_name(src), "to": self.ref.stack_name(dst)}
+        if n > 1:
+            out["count"] = n
+        return out
 
     def reference_move(self, int move):
         """The same move as the reference's ``Move``."""
