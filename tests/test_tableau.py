@@ -187,15 +187,25 @@ def test_two_packs_need_both_copies_home():
     assert pos._safe(cards.parse("5H"))
 
 
-def test_removable_foundations_only_autoplay_aces_and_twos():
+@pytest.mark.parametrize("card, fh, safe", [
+    # X for 5H: 4C 4S (they go on 5H), then 3D 3H, 2C 2S, ... and the lower cards of each suit
+    ("5H", [4, 3, 4, 4], True),
+    ("5H", [4, 2, 4, 4], False),  # 3D out: it could come back onto 4C or 4S, on 5H
+    ("5H", [3, 3, 4, 4], False),  # 4C out
+    ("3H", [2, 1, 2, 2], True),
+    ("3H", [2, 0, 2, 2], False),
+    ("2H", [0, 0, 1, 0], True),  # aces and twos always
+])
+def test_removable_foundations_autoplay_the_closure(card, fh, safe):
+    """With foundations that give cards back, c goes home by itself only when every card that
+    could come to lie on it, on those, and so on (with the cards under them on their
+    foundations) is home (``TableauPosition._safe``)."""
     lay = api.load_layout("klondike")
-    lay = replace(lay, foundations=replace(lay.foundations, removable=True))
-    pos = TableauPosition(lay, {"tableau:0": [cards.parse("3H")]})
-    pos.fh[:] = [2, 2, 2, 2]
-    assert pos.forced_move() is None
-    pos.fh[:] = [0, 0, 1, 0]
-    pos.cols[0] = [cards.parse("2H")]
-    assert pos.forced_move() == Move(0, pos.F + 2)
+    assert lay.foundations.removable
+    pos = TableauPosition(lay, {"tableau:0": [cards.parse(card)]})
+    pos.fh[:] = fh
+    assert pos._safe(cards.parse(card)) is safe
+    assert (pos.forced_move() == Move(0, pos.F + 2)) is safe
 
 
 def test_removable_foundations_break_the_other_colour_rule():
@@ -314,6 +324,54 @@ def test_dominance_keeps_every_verdict(variant):
     """Complete searches with and without the automatic foundation moves agree, deal by deal."""
     verdicts = verdicts_with_and_without_forced(SMALL[variant], range(1, 41), 400_000)
     assert "won" in verdicts  # the test compares real searches, not empty ones
+
+
+class AcesAndTwosOnly(TableauPosition):
+    """The position as it was before the closure rule: with removable foundations only
+    aces and twos go home by themselves (to compare complete searches with and without)."""
+
+    def _safe(self, c: int) -> bool:
+        return bool(self.always_safe[c]) or (not self.removable and super()._safe(c))
+
+
+class CountingSafe(TableauPosition):
+    """Counts the forced moves of cards above a two (where the closure rule fired)."""
+
+    fired = 0
+
+    def forced_move(self):
+        m = super().forced_move()
+        if m is not None and self.removable and self.F <= m.dst < self.R:
+            src_card = self.cols[m.src][-1] if m.src < self.nc else self.ring[self.wp - 1]
+            CountingSafe.fired += src_card >> 2 >= 2
+        return m
+
+
+REMOVABLE = {  # every layout with removable foundations, on reduced decks
+    "klondike-5": reduced("klondike", 5, [1, 2, 3, 4], [0, 1, 2, 3]),
+    "klondike-6": reduced("klondike", 6, [1, 2, 3, 4, 5], [0, 1, 2, 3, 4]),
+    "klondike-draw-1-5": reduced("klondike-draw-1", 5, [1, 2, 3, 4], [0, 1, 2, 3]),
+    "klondike-draw-1-5-deeper": reduced("klondike-draw-1", 5, [2, 3, 4, 5], [1, 2, 3, 4]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(REMOVABLE))
+def test_the_closure_rule_keeps_every_verdict(variant):
+    """Complete searches with the closure rule (``_safe``, removable foundations) and with
+    aces and twos only agree deal by deal, and the rule fires."""
+    lay = REMOVABLE[variant]
+    assert lay.foundations.removable
+    CountingSafe.fired = 0
+    verdicts = []
+    for seed in range(1, 61):
+        deal = deals.from_seed(lay, seed)
+        new = dfs(CountingSafe(lay, deal), Limits(max_nodes=300_000))
+        old = dfs(AcesAndTwosOnly(lay, deal), Limits(max_nodes=300_000))
+        assert "unknown" not in (new.verdict, old.verdict), seed
+        assert new.verdict == old.verdict, seed
+        verdicts.append(new.verdict)
+    assert "won" in verdicts  # wins where the rule played cards home: a wrong prune would lose one
+    assert CountingSafe.fired > 0
 
 
 # ------------------------------------------------------------ whole deals

@@ -145,6 +145,7 @@ cdef class TableauCore(CorePosition):
     cdef unsigned char fits[NCARD][NCARD]
     cdef unsigned char space_ok[NCARD]
     cdef unsigned char always_safe[NCARD]
+    cdef int removable_need[NCARD][4]
     cdef int under_n[NCARD]
     cdef unsigned char under[NCARD][NCARD]
     cdef int suit_found_n[4]
@@ -211,6 +212,8 @@ cdef class TableauCore(CorePosition):
         for a in range(NCARD):
             self.space_ok[a] = ref.space_ok[a]
             self.always_safe[a] = ref.always_safe[a]
+            for s in range(4):
+                self.removable_need[a][s] = ref.removable_need[a][s]
             for b in range(NCARD):
                 self.fits[a][b] = ref.fits[a][b]
             self.under_n[a] = len(ref.under[a])
@@ -293,7 +296,12 @@ cdef class TableauCore(CorePosition):
         if self.always_safe[c]:
             return True
         if self.removable:
-            return False
+            if self.autofill:
+                return False
+            for x in range(self.nf):
+                if self.fh[x] < self.removable_need[c][x & 3]:
+                    return False
+            return True
         for x in range(self.under_n[c]):
             b = self.under[c][x]
             need = (b >> 2) + 1

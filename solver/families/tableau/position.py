@@ -236,6 +236,7 @@ class TableauPosition:
         self.space_ok = rules.space_ok
         self.under = rules.under  # the cards that may go on card c (any copy): for the safe rule
         self.always_safe = rules.always_safe  # see _safe
+        self.removable_need = rules.removable_need  # see _safe
         self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
@@ -300,8 +301,28 @@ class TableauPosition:
         * otherwise every card c takes (alternate colours: the two opposite-colour cards of
           rank - 1; same suit: c's suit at rank - 1, both copies with two packs; any suit:
           all of them) is already on a foundation, and foundations never give cards back.
-        With removable foundations a card could come back from a foundation to go on c,
-        so only aces and twos are played automatically.
+        With removable foundations a card b that c takes could come back from its
+        foundation to go on c (and a card that b takes could come back to go on b, and so
+        on), so the rule above is not enough (``test_removable_foundations_break_the_other_
+        colour_rule`` is a deal it loses).  There c is safe when every card of a set X is
+        home, X the smallest set holding c, every card that may go on a card of X, and every
+        lower card of the suit of a card of X (``rules.removable_need`` gives, per suit, the
+        height that takes).  Proof: take any win from P and leave out every move of a card
+        of X (all of them are home in P', and stay there; none is in the stock).  In the
+        win a card of X only ever has cards of X on it (what goes on a card of X is in X,
+        and at P every card of X but c is home and c is on top of its stack), so
+        leaving them out takes cards off the tops of stacks only: a group moves without
+        its top cards of X, onto the same card (its lowest card is not in X, or the whole
+        group is left out), a column without them is emptier, a card lies under one of X
+        only if it lay under c at P (then P' turned it up already).  A foundation of suit s
+        holds in P' the cards it holds in the win or those up to ``removable_need``,
+        whichever are more (X holds every card of s up to it, and a card of s above it goes
+        home or comes back in the win only when the foundation already holds them all), so
+        each move to or from a foundation that is left stays legal.  With alternate colours
+        this reads: the opposite-colour foundations at rank - 1 and the other foundation of
+        c's colour at rank - 2.  (Not with a reserve that fills spaces at once: a column that
+        the win leaves holding cards of X only is empty in P' and would be filled.  No such
+        layout has removable foundations; there only aces and twos go home by themselves.)
 
         Where columns wrap (``tableau.wrap = "cyclic"``) an ace may take a king, and the
         first rule is read from the build table (``always_safe``): a foundation's first card
@@ -322,9 +343,12 @@ class TableauPosition:
         """
         if self.always_safe[c]:
             return True
-        if self.removable:
-            return False
         fh = self.fh
+        if self.removable:
+            if self.autofill:
+                return False
+            need = self.removable_need[c]
+            return all(fh[f] >= need[f & 3] for f in range(self.nf))
         for b in self.under[c]:
             need = (b >> 2) + 1  # b must be on every foundation of its suit with this many copies
             for f in self.suit_found[b & 3]:
