@@ -115,6 +115,16 @@ def test_sequences_move_whole_in_klondike():
     assert ("KC", "tableau:2", "tableau:1", 1) not in moves  # the whole column into a space
 
 
+def test_a_lateral_move_comes_with_a_use_and_never_goes_back():
+    """8H leaves 9S (it is built on it) for 9C only with a use of 9S: 8D onto it.  The group
+    going back onto 9S is no use (the position before), so it is not offered."""
+    _, pos = hand("klondike", ["KC 9S 8H", "9C", "5C 8D"], face_down=[1, 0, 1])
+    joined = [m for m in pos.legal_moves() if m.then is not None]
+    assert Move(0, 1, 1, then=Move(2, 0, 1)) in joined
+    assert all(m.then.src != m.dst for m in joined)  # nothing comes back from where the group went
+    assert not any(m.then is None and m.src == 0 and m.dst == 1 for m in pos.legal_moves())
+
+
 def test_waste_ring_draw_three():
     # Stock of 7 cards, draw 3: the waste tops reachable are the 3rd, 6th and 7th cards.
     lay, pos = hand("klondike", ["KS"], stock="2C 3C 4C 5C 6C 7C 8C")

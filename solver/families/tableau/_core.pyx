@@ -847,7 +847,7 @@ cdef class TableauCore(CorePosition):
             col = self.cols[k]
             top = self.seq_len(k) if k == j else self.seqs[k]
             for m in range(1, top + 1):
-                if self.fits[p][col[self.h[k] - m]]:
+                if self.fits[p][col[self.h[k] - m]] and not (k == j and m == n):  # not the group back
                     self.add_joined(score, joined_code(i, j, n, k, False, m))
         m = self.waste_reach(qs)
         for x in range(m):

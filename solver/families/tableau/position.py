@@ -797,6 +797,8 @@ class TableauPosition:
         another column, move p with the group on it (any size moves) and delay again.  If p
         is never touched again it never reaches a foundation, so it is.  The lateral move is
         thus always followed at once by one of the uses this lists (or the game never needs it).
+        The group itself going back onto p is left out: that is the position before the
+        lateral move, on the search's current line.
         """
         self._play(lateral)
         i = lateral.src
@@ -811,7 +813,7 @@ class TableauPosition:
                 continue
             col = self.cols[k]
             for n in range(1, (self._seq_len(k) if k == lateral.dst else seqs[k]) + 1):
-                if fits[p][col[-n]]:
+                if fits[p][col[-n]] and not (k == lateral.dst and n == lateral.n):  # not the group back
                     uses.append(Move(k, i, n))
         for q in self._waste_reach():
             if fits[p][self.ring[q - 1]]:
