@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -592,3 +593,87 @@ def test_engine_agrees_with_a_brute_force(variant):
     of the rules in words give the same verdict on every tiny deal both finish."""
     checked = engine_vs_brute_force(TINY[variant], range(1, 31), brute_force_winnable)
     assert checked[True] + checked[False] >= 20 and checked[True]
+
+
+# ------------------------------------------------------------ the blocked bound
+
+
+BLOCKED_VARIANTS = {  # every rule the blocked bound meets (it runs only without cells), on reduced decks
+    "klondike-draw-3": reduced("klondike", 6, [2, 3, 4, 5], [1, 2, 3, 4]),
+    "klondike-draw-1": REMOVABLE["klondike-draw-1-5-deeper"],
+    "klondike-6": REMOVABLE["klondike-6"],
+    "any-no-spaces": SMALL["any-no-spaces"],
+    "two-packs-draw-1": SMALL["two-packs-draw-1"],
+    "alternate-no-cells": TINY["alternate-no-cells"],
+    "suit-no-cells": TINY["suit-no-cells"],
+    "canfield-5": api.load_layout("canfield", max_rank=5),
+    "canfield-6": api.load_layout("canfield", max_rank=6),
+    "bakers-dozen-4": api.load_layout("bakers-dozen", max_rank=4),
+}
+
+
+class CountingDead(TableauPosition):
+    """Counts the positions the bound cuts."""
+
+    fired = 0
+
+    def is_dead(self):
+        why = super().is_dead()
+        CountingDead.fired += why is not None
+        return why
+
+
+@pytest.mark.parametrize("variant", sorted(BLOCKED_VARIANTS))
+def test_the_blocked_bound_keeps_every_verdict(variant):
+    """Complete searches with and without the bound agree deal by deal, and it cuts."""
+    lay = BLOCKED_VARIANTS[variant]
+    assert TableauPosition(lay, deals.from_seed(lay, 1)).blocked_bound
+    CountingDead.fired = 0
+    verdicts = []
+    for seed in range(1, 31):
+        deal = deals.from_seed(lay, seed)
+        with_bound = dfs(CountingDead(lay, deal), Limits(max_nodes=300_000))
+        plain = dfs(TableauPosition(lay, deal), Limits(max_nodes=300_000), use_bounds=False)
+        assert "unknown" not in (with_bound.verdict, plain.verdict), seed
+        assert with_bound.verdict == plain.verdict, seed
+        verdicts.append(with_bound.verdict)
+    assert "won" in verdicts
+    assert CountingDead.fired > 0 or variant in ("two-packs-draw-1",)  # spaces take anything there
+
+
+@pytest.mark.parametrize("variant", sorted(BLOCKED_VARIANTS))
+def test_every_position_the_bound_cuts_is_lost(variant):
+    """Random walks through reduced deals: wherever the bound says dead, a complete search
+    without it finds no win either (the bound is checked position by position, not only
+    through the verdicts of whole deals)."""
+    lay = BLOCKED_VARIANTS[variant]
+    rng = random.Random(variant)
+    cut = 0
+    for seed in range(1, 21):
+        deal = deals.from_seed(lay, seed)
+        for _ in range(4):
+            pos = TableauPosition(lay, deal)
+            for _ in range(60):
+                if pos.is_dead():
+                    fresh = TableauPosition(lay, deal)
+                    for m in pos.history:
+                        fresh.push(m)
+                    assert dfs(fresh, Limits(max_nodes=300_000), use_bounds=False).verdict == "lost", seed
+                    cut += 1
+                    break
+                moves = pos.legal_moves()
+                if (forced := pos.forced_move()) is not None:
+                    moves.append(forced)
+                if not moves:
+                    break
+                pos.push(rng.choice(moves))
+    assert cut > 0 or variant in ("two-packs-draw-1",)
+
+
+def test_klondike_29_is_blocked_at_the_deal():
+    """Checked by hand: both black kings are face down, KC under QD and KS under 7H QH; QH can
+    go home only after 6H, which lies under it, and QD only after 8D, under QH; so neither
+    red queen ever leaves, and the cards under them never come free."""
+    result = api.solve(api.load_layout("klondike"), seed=29, core="python")
+    assert (result.verdict, result.stats["nodes"]) == ("lost", 0)
+    assert result.reason is not None and result.reason.startswith("blocked")

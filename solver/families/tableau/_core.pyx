@@ -135,19 +135,21 @@ cdef inline int make_card(int rank, int suit) noexcept:
 cdef class TableauCore(CorePosition):
     """A deal of a tableau game, compiled; moves are int codes (see the module text)."""
 
-    DEAD_REASONS = ()
+    DEAD_REASONS = ref_module.DEAD_REASONS
 
     # -- the deal and its rules (fixed)
     cdef object ref                    # the reference position at the deal (names, ``real``)
     cdef int nc, ncell, W, F, R, nf, top, k, policy
     cdef bint has_heel, autofill, unlimited, has_face_down, to_foundation, removable
-    cdef bint waste_safe, lateral_only_with_use, any_size_to_space, any_space
+    cdef bint waste_safe, lateral_only_with_use, any_size_to_space, any_space, blocked_bound
     cdef unsigned char fits[NCARD][NCARD]
     cdef unsigned char space_ok[NCARD]
     cdef unsigned char always_safe[NCARD]
     cdef int removable_need[NCARD][4]
     cdef int under_n[NCARD]
     cdef unsigned char under[NCARD][NCARD]
+    cdef int over_n[NCARD]
+    cdef unsigned char over[NCARD][NCARD]
     cdef int suit_found_n[4]
     cdef int suit_found[4][MAXF]
 
@@ -208,6 +210,7 @@ cdef class TableauCore(CorePosition):
         self.waste_safe, self.lateral_only_with_use = ref.waste_safe, ref.lateral_only_with_use
         self.any_size_to_space = ref.any_size_to_space
         self.any_space = ref.spaces == "any"
+        self.blocked_bound = ref.blocked_bound
         cdef int a, b, s
         for a in range(NCARD):
             self.space_ok[a] = ref.space_ok[a]
@@ -219,6 +222,9 @@ cdef class TableauCore(CorePosition):
             self.under_n[a] = len(ref.under[a])
             for b, c in enumerate(ref.under[a]):
                 self.under[a][b] = c
+            self.over_n[a] = len(ref.over[a])
+            for b, c in enumerate(ref.over[a]):
+                self.over[a][b] = c
         for s in range(4):
             self.suit_found_n[s] = len(ref.suit_found[s])
             for b, f in enumerate(ref.suit_found[s]):
@@ -509,7 +515,97 @@ cdef class TableauCore(CorePosition):
         return self.left == 0
 
     cdef int dead(self) except -1:
-        return 0
+        """As ``is_dead``: 1 (``BLOCKED_DEAD``) when ``blocked`` proves no win."""
+        return 1 if self.blocked_bound and self.blocked() else 0
+
+    cdef bint blocked(self) noexcept:
+        """As ``_blocked`` (its docstring has the rules and the proof): the same least fixpoint,
+        which does not depend on the order the rules are applied in, so here in the order that
+        settles fastest: each pile from its top down (a card is freed in the sweep in which the
+        card on it leaves), and stopping as soon as every card can go home."""
+        cdef unsigned char card[MAXH]
+        cdef int above[MAXH]
+        cdef unsigned char face_down[MAXH]
+        cdef unsigned char bottom[MAXH]
+        cdef unsigned char in_column[MAXH]
+        cdef unsigned char freed[MAXH]
+        cdef unsigned char leaves[MAXH]
+        cdef unsigned char goes_home[MAXH]
+        cdef unsigned char home[NCARD]
+        cdef unsigned char can_top[NCARD]
+        cdef int n = 0, i, j, x, c, a, f, r, y, homed = 0
+        cdef bint space = False, changed = True, seq = self.policy != SINGLE, ok
+        for i in range(self.nc):  # top first: the place on card x is x - 1
+            if not self.h[i]:
+                space = True
+            for j in range(self.h[i] - 1, -1, -1):
+                card[n] = self.cols[i][j]
+                above[n] = n - 1 if j + 1 < self.h[i] else -1
+                face_down[n] = j < self.down[i]
+                bottom[n] = j == 0
+                in_column[n] = True
+                n += 1
+        for j in range(self.L):
+            card[n] = self.ring[j]
+            above[n] = -1
+            face_down[n] = bottom[n] = in_column[n] = False
+            n += 1
+        for j in range(self.nheel - 1, -1, -1):
+            card[n] = self.heel[j]
+            above[n] = n - 1 if j + 1 < self.nheel else -1
+            face_down[n] = bottom[n] = in_column[n] = False
+            n += 1
+        memset(home, 0, NCARD)
+        memset(can_top, 0, NCARD)
+        for f in range(self.nf):
+            for r in range(self.fh[f]):
+                home[r * 4 + (f & 3)] = 1
+        for x in range(n):
+            freed[x] = above[x] < 0
+            leaves[x] = goes_home[x] = 0
+        while changed and homed < n:
+            changed = False
+            if self.removable:
+                for c in range(NCARD):
+                    if home[c] and not can_top[c]:
+                        ok = space and self.space_ok[c]
+                        for y in range(self.over_n[c]):
+                            if ok:
+                                break
+                            ok = can_top[self.over[c][y]]
+                        if ok:
+                            can_top[c] = 1
+                            changed = True
+            for x in range(n):
+                if leaves[x] and goes_home[x]:
+                    continue  # (then it was freed too)
+                c = card[x]
+                a = above[x]
+                if not freed[x] and leaves[a]:
+                    freed[x] = 1
+                    changed = True
+                if freed[x] and in_column[x] and not can_top[c]:
+                    can_top[c] = 1
+                    changed = True
+                if not goes_home[x] and freed[x] and (c < 4 or home[c - 4]):
+                    goes_home[x] = home[c] = 1
+                    homed += 1
+                    changed = True
+                if not leaves[x] and (freed[x] or (in_column[x] and seq and not face_down[x] and a >= 0
+                                                   and self.fits[c][card[a]])):
+                    ok = goes_home[x] or (space and self.space_ok[c])
+                    for y in range(self.over_n[c]):
+                        if ok:
+                            break
+                        ok = can_top[self.over[c][y]]
+                    if ok:
+                        leaves[x] = 1
+                        changed = True
+                        if not in_column[x]:
+                            can_top[c] = 1
+                        if bottom[x]:
+                            space = True
+        return homed < n
 
     cdef int forced(self) except -2:
         """As ``forced_move``: a foundation move that ``safe`` proves loses nothing."""
