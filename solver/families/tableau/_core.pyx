@@ -192,6 +192,24 @@ cdef class TableauCore(CorePosition):
     cdef bint dis_stale[MAXC]
     cdef uint64_t need_version         # bumped when a foundation changes (the needed cards change)
     cdef uint64_t nneed_version[MAXC]  # the need_version nneed was counted at (0: never)
+    # scratch for the blocked bound (``blocked``): per place, per card value, a stack of places
+    cdef unsigned char b_card[MAXH]
+    cdef int b_above[MAXH]
+    cdef int b_below[MAXH]
+    cdef unsigned char b_face_down[MAXH]
+    cdef unsigned char b_bottom[MAXH]
+    cdef unsigned char b_in_column[MAXH]
+    cdef unsigned char b_freed[MAXH]
+    cdef unsigned char b_leaves[MAXH]
+    cdef unsigned char b_goes_home[MAXH]
+    cdef unsigned char b_queued[MAXH]
+    cdef int b_stack[MAXH]
+    cdef int b_top, b_n, b_homed
+    cdef bint b_space
+    cdef unsigned char b_home[NCARD]
+    cdef unsigned char b_can_top[NCARD]
+    cdef int b_nplaces[NCARD]
+    cdef int b_places[NCARD][2]
 
     def __init__(self, ref: TableauPosition):
         if ref.history:
@@ -520,92 +538,150 @@ cdef class TableauCore(CorePosition):
 
     cdef bint blocked(self) noexcept:
         """As ``_blocked`` (its docstring has the rules and the proof): the same least fixpoint,
-        which does not depend on the order the rules are applied in, so here in the order that
-        settles fastest: each pile from its top down (a card is freed in the sweep in which the
-        card on it leaves), and stopping as soon as every card can go home."""
-        cdef unsigned char card[MAXH]
-        cdef int above[MAXH]
-        cdef unsigned char face_down[MAXH]
-        cdef unsigned char bottom[MAXH]
-        cdef unsigned char in_column[MAXH]
-        cdef unsigned char freed[MAXH]
-        cdef unsigned char leaves[MAXH]
-        cdef unsigned char goes_home[MAXH]
-        cdef unsigned char home[NCARD]
-        cdef unsigned char can_top[NCARD]
-        cdef int n = 0, i, j, x, c, a, f, r, y, homed = 0
-        cdef bint space = False, changed = True, seq = self.policy != SINGLE, ok
-        for i in range(self.nc):  # top first: the place on card x is x - 1
+        which does not depend on the order the rules are applied in, so here by propagation
+        (each new fact wakes only the places it can change) rather than the reference's sweeps,
+        stopping as soon as every card can go home."""
+        cdef int n = 0, i, j, x, c, f, r
+        self.b_space = False
+        self.b_homed = 0
+        self.b_top = 0
+        memset(self.b_home, 0, NCARD)
+        memset(self.b_can_top, 0, NCARD)
+        memset(self.b_nplaces, 0, NCARD * sizeof(int))
+        for i in range(self.nc):
             if not self.h[i]:
-                space = True
-            for j in range(self.h[i] - 1, -1, -1):
-                card[n] = self.cols[i][j]
-                above[n] = n - 1 if j + 1 < self.h[i] else -1
-                face_down[n] = j < self.down[i]
-                bottom[n] = j == 0
-                in_column[n] = True
+                self.b_space = True
+            for j in range(self.h[i]):
+                self.b_card[n] = self.cols[i][j]
+                self.b_above[n] = n + 1 if j + 1 < self.h[i] else -1
+                self.b_below[n] = n - 1 if j else -1
+                self.b_face_down[n] = j < self.down[i]
+                self.b_bottom[n] = j == 0
+                self.b_in_column[n] = True
                 n += 1
         for j in range(self.L):
-            card[n] = self.ring[j]
-            above[n] = -1
-            face_down[n] = bottom[n] = in_column[n] = False
+            self.b_card[n] = self.ring[j]
+            self.b_above[n] = self.b_below[n] = -1
+            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
             n += 1
-        for j in range(self.nheel - 1, -1, -1):
-            card[n] = self.heel[j]
-            above[n] = n - 1 if j + 1 < self.nheel else -1
-            face_down[n] = bottom[n] = in_column[n] = False
+        for j in range(self.nheel):
+            self.b_card[n] = self.heel[j]
+            self.b_above[n] = n + 1 if j + 1 < self.nheel else -1
+            self.b_below[n] = n - 1 if j else -1
+            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
             n += 1
-        memset(home, 0, NCARD)
-        memset(can_top, 0, NCARD)
+        self.b_n = n
+        for x in range(n):
+            c = self.b_card[x]
+            if self.b_nplaces[c] < 2:  # two packs: at most two places per card value
+                self.b_places[c][self.b_nplaces[c]] = x
+                self.b_nplaces[c] += 1
+            self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                home[r * 4 + (f & 3)] = 1
+                self.b_home[r * 4 + (f & 3)] = 1
         for x in range(n):
-            freed[x] = above[x] < 0
-            leaves[x] = goes_home[x] = 0
-        while changed and homed < n:
-            changed = False
+            if self.b_above[x] < 0:
+                self.b_set_freed(x)
+            self.b_push(x)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
+        while self.b_top and self.b_homed < n:
+            self.b_top -= 1
+            x = self.b_stack[self.b_top]
+            self.b_queued[x] = 0
+            self.b_evaluate(x)
+        return self.b_homed < n
+
+    cdef inline void b_push(self, int x) noexcept:
+        if not self.b_queued[x]:
+            self.b_queued[x] = 1
+            self.b_stack[self.b_top] = x
+            self.b_top += 1
+
+    cdef inline void b_push_card(self, int c) noexcept:
+        """Wake the places of card value c."""
+        cdef int y
+        for y in range(self.b_nplaces[c]):
+            self.b_push(self.b_places[c][y])
+
+    cdef void b_evaluate(self, int x) noexcept:
+        """The rules for place x: it goes home, it leaves."""
+        cdef int c = self.b_card[x], a = self.b_above[x], y
+        cdef bint ok
+        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or self.b_home[c - 4]):
+            self.b_goes_home[x] = 1
+            self.b_homed += 1
+            self.b_set_home(c)
+        if not self.b_leaves[x] and (self.b_freed[x] or (self.b_in_column[x] and self.policy != SINGLE
+                                                         and not self.b_face_down[x] and a >= 0
+                                                         and self.fits[c][self.b_card[a]])):
+            ok = self.b_goes_home[x] or (self.b_space and self.space_ok[c])
+            for y in range(self.over_n[c]):
+                if ok:
+                    break
+                ok = self.b_can_top[self.over[c][y]]
+            if ok:
+                self.b_leaves[x] = 1
+                if self.b_below[x] >= 0 and not self.b_freed[self.b_below[x]]:
+                    self.b_set_freed(self.b_below[x])
+                if not self.b_in_column[x]:
+                    self.b_set_can_top(c)
+                if self.b_bottom[x]:
+                    self.b_set_space()
+
+    cdef void b_set_freed(self, int x) noexcept:
+        self.b_freed[x] = 1
+        if self.b_in_column[x]:
+            self.b_set_can_top(self.b_card[x])
+        self.b_push(x)
+
+    cdef void b_set_home(self, int c) noexcept:
+        if self.b_home[c]:
+            return
+        self.b_home[c] = 1
+        if c + 4 < NCARD:
+            self.b_push_card(c + 4)
+        if self.removable:
+            self.b_check_removable(c)
+
+    cdef void b_set_can_top(self, int c) noexcept:
+        cdef int y, b
+        if self.b_can_top[c]:
+            return
+        self.b_can_top[c] = 1
+        for y in range(self.under_n[c]):
+            b = self.under[c][y]
+            self.b_push_card(b)
             if self.removable:
-                for c in range(NCARD):
-                    if home[c] and not can_top[c]:
-                        ok = space and self.space_ok[c]
-                        for y in range(self.over_n[c]):
-                            if ok:
-                                break
-                            ok = can_top[self.over[c][y]]
-                        if ok:
-                            can_top[c] = 1
-                            changed = True
-            for x in range(n):
-                if leaves[x] and goes_home[x]:
-                    continue  # (then it was freed too)
-                c = card[x]
-                a = above[x]
-                if not freed[x] and leaves[a]:
-                    freed[x] = 1
-                    changed = True
-                if freed[x] and in_column[x] and not can_top[c]:
-                    can_top[c] = 1
-                    changed = True
-                if not goes_home[x] and freed[x] and (c < 4 or home[c - 4]):
-                    goes_home[x] = home[c] = 1
-                    homed += 1
-                    changed = True
-                if not leaves[x] and (freed[x] or (in_column[x] and seq and not face_down[x] and a >= 0
-                                                   and self.fits[c][card[a]])):
-                    ok = goes_home[x] or (space and self.space_ok[c])
-                    for y in range(self.over_n[c]):
-                        if ok:
-                            break
-                        ok = can_top[self.over[c][y]]
-                    if ok:
-                        leaves[x] = 1
-                        changed = True
-                        if not in_column[x]:
-                            can_top[c] = 1
-                        if bottom[x]:
-                            space = True
-        return homed < n
+                self.b_check_removable(b)
+
+    cdef void b_set_space(self) noexcept:
+        cdef int x, c
+        if self.b_space:
+            return
+        self.b_space = True
+        for x in range(self.b_n):
+            if self.space_ok[self.b_card[x]]:
+                self.b_push(x)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
+
+    cdef void b_check_removable(self, int c) noexcept:
+        """With removable foundations: a card that is home can be a top if it has somewhere to go."""
+        cdef int y
+        cdef bint ok
+        if not self.b_home[c] or self.b_can_top[c]:
+            return
+        ok = self.b_space and self.space_ok[c]
+        for y in range(self.over_n[c]):
+            if ok:
+                break
+            ok = self.b_can_top[self.over[c][y]]
+        if ok:
+            self.b_set_can_top(c)
 
     cdef int forced(self) except -2:
         """As ``forced_move``: a foundation move that ``safe`` proves loses nothing."""
