@@ -148,8 +148,7 @@ cdef class TableauCore(CorePosition):
     cdef int removable_need[NCARD][4]
     cdef int under_n[NCARD]
     cdef unsigned char under[NCARD][NCARD]
-    cdef int over_n[NCARD]
-    cdef unsigned char over[NCARD][NCARD]
+    cdef uint64_t over_mask[NCARD]     # bit a set: card c may go on card a (for the blocked bound)
     cdef int suit_found_n[4]
     cdef int suit_found[4][MAXF]
 
@@ -206,9 +205,12 @@ cdef class TableauCore(CorePosition):
     cdef int b_stack[MAXH]
     cdef int b_top, b_n, b_homed
     cdef bint b_space
-    cdef unsigned char b_home[NCARD]
-    cdef unsigned char b_can_top[NCARD]
+    cdef uint64_t b_home               # bit c: some copy of card value c is, or goes, home
+    cdef uint64_t b_can_top            # bit c: some copy of card value c can be a top
     cdef int b_nplaces[NCARD]
+    cdef int b_ring_count[NCARD]       # copies of each card value in the stock and waste
+    cdef uint64_t b_ring_home          # bit c: the stock's copies of c go home
+    cdef uint64_t b_ring_left          # bit c: the stock's copies of c leave
     cdef int b_places[NCARD][2]
 
     def __init__(self, ref: TableauPosition):
@@ -240,9 +242,9 @@ cdef class TableauCore(CorePosition):
             self.under_n[a] = len(ref.under[a])
             for b, c in enumerate(ref.under[a]):
                 self.under[a][b] = c
-            self.over_n[a] = len(ref.over[a])
-            for b, c in enumerate(ref.over[a]):
-                self.over[a][b] = c
+            self.over_mask[a] = 0
+            for c in ref.over[a]:
+                self.over_mask[a] |= (<uint64_t>1) << c
         for s in range(4):
             self.suit_found_n[s] = len(ref.suit_found[s])
             for b, f in enumerate(ref.suit_found[s]):
@@ -540,14 +542,16 @@ cdef class TableauCore(CorePosition):
         """As ``_blocked`` (its docstring has the rules and the proof): the same least fixpoint,
         which does not depend on the order the rules are applied in, so here by propagation
         (each new fact wakes only the places it can change) rather than the reference's sweeps,
-        stopping as soon as every card can go home."""
+        stopping as soon as every card can go home.  The stock and waste's cards are free from
+        the start and nothing lies on or under them, so the copies of a card value there share
+        their facts: they are kept per value (``b_ring_*``), not as places."""
         cdef int n = 0, i, j, x, c, f, r
         self.b_space = False
         self.b_homed = 0
         self.b_top = 0
-        memset(self.b_home, 0, NCARD)
-        memset(self.b_can_top, 0, NCARD)
+        self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
         memset(self.b_nplaces, 0, NCARD * sizeof(int))
+        memset(self.b_ring_count, 0, NCARD * sizeof(int))
         for i in range(self.nc):
             if not self.h[i]:
                 self.b_space = True
@@ -560,10 +564,7 @@ cdef class TableauCore(CorePosition):
                 self.b_in_column[n] = True
                 n += 1
         for j in range(self.L):
-            self.b_card[n] = self.ring[j]
-            self.b_above[n] = self.b_below[n] = -1
-            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
-            n += 1
+            self.b_ring_count[self.ring[j]] += 1
         for j in range(self.nheel):
             self.b_card[n] = self.heel[j]
             self.b_above[n] = n + 1 if j + 1 < self.nheel else -1
@@ -579,14 +580,18 @@ cdef class TableauCore(CorePosition):
             self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                self.b_home[r * 4 + (f & 3)] = 1
+                self.b_home |= (<uint64_t>1) << (r * 4 + (f & 3))
         for x in range(n):
             if self.b_above[x] < 0:
                 self.b_set_freed(x)
             self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c]:
+                self.b_ring_evaluate(c)
         if self.removable:
             for c in range(NCARD):
                 self.b_check_removable(c)
+        n += self.L  # every card: the places and the stock's
         while self.b_top and self.b_homed < n:
             self.b_top -= 1
             x = self.b_stack[self.b_top]
@@ -594,8 +599,30 @@ cdef class TableauCore(CorePosition):
             self.b_evaluate(x)
         return self.b_homed < n
 
+    cdef void b_ring_evaluate(self, int c) noexcept:
+        """The rules for the stock's copies of card value c: they go home, they leave."""
+        if c < 4 or (self.b_home >> (c - 4)) & 1:
+            self.b_ring_go_home(c)
+        elif (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
+            self.b_ring_leave(c)
+
+    cdef void b_ring_go_home(self, int c) noexcept:
+        if (self.b_ring_home >> c) & 1:
+            return
+        self.b_ring_home |= (<uint64_t>1) << c
+        self.b_homed += self.b_ring_count[c]
+        self.b_set_home(c)
+        self.b_ring_leave(c)
+
+    cdef void b_ring_leave(self, int c) noexcept:
+        """Leaving, a stock card goes alone onto a column (or home): it can be a top."""
+        if (self.b_ring_left >> c) & 1:
+            return
+        self.b_ring_left |= (<uint64_t>1) << c
+        self.b_set_can_top(c)
+
     cdef inline void b_push(self, int x) noexcept:
-        if not self.b_queued[x]:
+        if not self.b_queued[x] and not (self.b_leaves[x] and self.b_goes_home[x]):
             self.b_queued[x] = 1
             self.b_stack[self.b_top] = x
             self.b_top += 1
@@ -608,21 +635,16 @@ cdef class TableauCore(CorePosition):
 
     cdef void b_evaluate(self, int x) noexcept:
         """The rules for place x: it goes home, it leaves."""
-        cdef int c = self.b_card[x], a = self.b_above[x], y
-        cdef bint ok
-        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or self.b_home[c - 4]):
+        cdef int c = self.b_card[x], a = self.b_above[x]
+        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or (self.b_home >> (c - 4)) & 1):
             self.b_goes_home[x] = 1
             self.b_homed += 1
             self.b_set_home(c)
         if not self.b_leaves[x] and (self.b_freed[x] or (self.b_in_column[x] and self.policy != SINGLE
                                                          and not self.b_face_down[x] and a >= 0
                                                          and self.fits[c][self.b_card[a]])):
-            ok = self.b_goes_home[x] or (self.b_space and self.space_ok[c])
-            for y in range(self.over_n[c]):
-                if ok:
-                    break
-                ok = self.b_can_top[self.over[c][y]]
-            if ok:
+            if (self.b_goes_home[x] or (self.b_space and self.space_ok[c])
+                    or self.b_can_top & self.over_mask[c]):
                 self.b_leaves[x] = 1
                 if self.b_below[x] >= 0 and not self.b_freed[self.b_below[x]]:
                     self.b_set_freed(self.b_below[x])
@@ -638,22 +660,26 @@ cdef class TableauCore(CorePosition):
         self.b_push(x)
 
     cdef void b_set_home(self, int c) noexcept:
-        if self.b_home[c]:
+        if (self.b_home >> c) & 1:
             return
-        self.b_home[c] = 1
+        self.b_home |= (<uint64_t>1) << c
         if c + 4 < NCARD:
             self.b_push_card(c + 4)
+            if self.b_ring_count[c + 4]:
+                self.b_ring_go_home(c + 4)
         if self.removable:
             self.b_check_removable(c)
 
     cdef void b_set_can_top(self, int c) noexcept:
         cdef int y, b
-        if self.b_can_top[c]:
+        if (self.b_can_top >> c) & 1:
             return
-        self.b_can_top[c] = 1
+        self.b_can_top |= (<uint64_t>1) << c
         for y in range(self.under_n[c]):
             b = self.under[c][y]
             self.b_push_card(b)
+            if self.b_ring_count[b]:
+                self.b_ring_leave(b)
             if self.removable:
                 self.b_check_removable(b)
 
@@ -665,22 +691,18 @@ cdef class TableauCore(CorePosition):
         for x in range(self.b_n):
             if self.space_ok[self.b_card[x]]:
                 self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c] and self.space_ok[c]:
+                self.b_ring_leave(c)
         if self.removable:
             for c in range(NCARD):
                 self.b_check_removable(c)
 
     cdef void b_check_removable(self, int c) noexcept:
         """With removable foundations: a card that is home can be a top if it has somewhere to go."""
-        cdef int y
-        cdef bint ok
-        if not self.b_home[c] or self.b_can_top[c]:
+        if not (self.b_home >> c) & 1 or (self.b_can_top >> c) & 1:
             return
-        ok = self.b_space and self.space_ok[c]
-        for y in range(self.over_n[c]):
-            if ok:
-                break
-            ok = self.b_can_top[self.over[c][y]]
-        if ok:
+        if (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
             self.b_set_can_top(c)
 
     cdef int forced(self) except -2:
