@@ -189,7 +189,8 @@ def test_wrapped_columns_keep_base_cards_from_being_played_blindly():
 # ------------------------------------------------------------ perft and push/pop
 
 
-PERFT = [(1, (2, 4, 4)), (2, (4, 16, 59)), (4, (2, 6, 37))]
+# (seed 2 had 59 at depth 3 while a lateral move still offered its group going back)
+PERFT = [(1, (2, 4, 4)), (2, (4, 16, 56)), (4, (2, 6, 37))]
 
 
 @pytest.mark.parametrize("seed, counts", PERFT)
@@ -241,7 +242,6 @@ def test_the_referee_names_illegal_canfield_moves():
     deal = hand_checked_deal(1)  # KH 3H 2S KS; reserve ... 9S 5S AD; base QC
     solution = api.solve(lay, deal=deal).solution
     assert replay(lay, deal, solution) is None
-    assert solution[0] == {"card": "AD", "from": "reserve:0", "to": "tableau:2"}
     # the reserve's top card onto a column that does not take it (AD on 3H)
     assert replay(lay, deal, [{"card": "AD", "from": "reserve:0", "to": "tableau:1"}]).startswith("move 1: ")
     # a reserve card that is not the top one

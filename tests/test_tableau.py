@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -115,6 +116,16 @@ def test_sequences_move_whole_in_klondike():
     assert ("KC", "tableau:2", "tableau:1", 1) not in moves  # the whole column into a space
 
 
+def test_a_lateral_move_comes_with_a_use_and_never_goes_back():
+    """8H leaves 9S (it is built on it) for 9C only with a use of 9S: 8D onto it.  The group
+    going back onto 9S is no use (the position before), so it is not offered."""
+    _, pos = hand("klondike", ["KC 9S 8H", "9C", "5C 8D"], face_down=[1, 0, 1])
+    joined = [m for m in pos.legal_moves() if m.then is not None]
+    assert Move(0, 1, 1, then=Move(2, 0, 1)) in joined
+    assert all(m.then.src != m.dst for m in joined)  # nothing comes back from where the group went
+    assert not any(m.then is None and m.src == 0 and m.dst == 1 for m in pos.legal_moves())
+
+
 def test_waste_ring_draw_three():
     # Stock of 7 cards, draw 3: the waste tops reachable are the 3rd, 6th and 7th cards.
     lay, pos = hand("klondike", ["KS"], stock="2C 3C 4C 5C 6C 7C 8C")
@@ -187,15 +198,25 @@ def test_two_packs_need_both_copies_home():
     assert pos._safe(cards.parse("5H"))
 
 
-def test_removable_foundations_only_autoplay_aces_and_twos():
+@pytest.mark.parametrize("card, fh, safe", [
+    # X for 5H: 4C 4S (they go on 5H), then 3D 3H, 2C 2S, ... and the lower cards of each suit
+    ("5H", [4, 3, 4, 4], True),
+    ("5H", [4, 2, 4, 4], False),  # 3D out: it could come back onto 4C or 4S, on 5H
+    ("5H", [3, 3, 4, 4], False),  # 4C out
+    ("3H", [2, 1, 2, 2], True),
+    ("3H", [2, 0, 2, 2], False),
+    ("2H", [0, 0, 1, 0], True),  # aces and twos always
+])
+def test_removable_foundations_autoplay_the_closure(card, fh, safe):
+    """With foundations that give cards back, c goes home by itself only when every card that
+    could come to lie on it, on those, and so on (with the cards under them on their
+    foundations) is home (``TableauPosition._safe``)."""
     lay = api.load_layout("klondike")
-    lay = replace(lay, foundations=replace(lay.foundations, removable=True))
-    pos = TableauPosition(lay, {"tableau:0": [cards.parse("3H")]})
-    pos.fh[:] = [2, 2, 2, 2]
-    assert pos.forced_move() is None
-    pos.fh[:] = [0, 0, 1, 0]
-    pos.cols[0] = [cards.parse("2H")]
-    assert pos.forced_move() == Move(0, pos.F + 2)
+    assert lay.foundations.removable
+    pos = TableauPosition(lay, {"tableau:0": [cards.parse(card)]})
+    pos.fh[:] = fh
+    assert pos._safe(cards.parse(card)) is safe
+    assert (pos.forced_move() == Move(0, pos.F + 2)) is safe
 
 
 def test_removable_foundations_break_the_other_colour_rule():
@@ -314,6 +335,54 @@ def test_dominance_keeps_every_verdict(variant):
     """Complete searches with and without the automatic foundation moves agree, deal by deal."""
     verdicts = verdicts_with_and_without_forced(SMALL[variant], range(1, 41), 400_000)
     assert "won" in verdicts  # the test compares real searches, not empty ones
+
+
+class AcesAndTwosOnly(TableauPosition):
+    """The position as it was before the closure rule: with removable foundations only
+    aces and twos go home by themselves (to compare complete searches with and without)."""
+
+    def _safe(self, c: int) -> bool:
+        return bool(self.always_safe[c]) or (not self.removable and super()._safe(c))
+
+
+class CountingSafe(TableauPosition):
+    """Counts the forced moves of cards above a two (where the closure rule fired)."""
+
+    fired = 0
+
+    def forced_move(self):
+        m = super().forced_move()
+        if m is not None and self.removable and self.F <= m.dst < self.R:
+            src_card = self.cols[m.src][-1] if m.src < self.nc else self.ring[self.wp - 1]
+            CountingSafe.fired += src_card >> 2 >= 2
+        return m
+
+
+REMOVABLE = {  # every layout with removable foundations, on reduced decks
+    "klondike-5": reduced("klondike", 5, [1, 2, 3, 4], [0, 1, 2, 3]),
+    "klondike-6": reduced("klondike", 6, [1, 2, 3, 4, 5], [0, 1, 2, 3, 4]),
+    "klondike-draw-1-5": reduced("klondike-draw-1", 5, [1, 2, 3, 4], [0, 1, 2, 3]),
+    "klondike-draw-1-5-deeper": reduced("klondike-draw-1", 5, [2, 3, 4, 5], [1, 2, 3, 4]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(REMOVABLE))
+def test_the_closure_rule_keeps_every_verdict(variant):
+    """Complete searches with the closure rule (``_safe``, removable foundations) and with
+    aces and twos only agree deal by deal, and the rule fires."""
+    lay = REMOVABLE[variant]
+    assert lay.foundations.removable
+    CountingSafe.fired = 0
+    verdicts = []
+    for seed in range(1, 61):
+        deal = deals.from_seed(lay, seed)
+        new = dfs(CountingSafe(lay, deal), Limits(max_nodes=300_000))
+        old = dfs(AcesAndTwosOnly(lay, deal), Limits(max_nodes=300_000))
+        assert "unknown" not in (new.verdict, old.verdict), seed
+        assert new.verdict == old.verdict, seed
+        verdicts.append(new.verdict)
+    assert "won" in verdicts  # wins where the rule played cards home: a wrong prune would lose one
+    assert CountingSafe.fired > 0
 
 
 # ------------------------------------------------------------ whole deals
@@ -524,3 +593,87 @@ def test_engine_agrees_with_a_brute_force(variant):
     of the rules in words give the same verdict on every tiny deal both finish."""
     checked = engine_vs_brute_force(TINY[variant], range(1, 31), brute_force_winnable)
     assert checked[True] + checked[False] >= 20 and checked[True]
+
+
+# ------------------------------------------------------------ the blocked bound
+
+
+BLOCKED_VARIANTS = {  # every rule the blocked bound meets (it runs only without cells), on reduced decks
+    "klondike-draw-3": reduced("klondike", 6, [2, 3, 4, 5], [1, 2, 3, 4]),
+    "klondike-draw-1": REMOVABLE["klondike-draw-1-5-deeper"],
+    "klondike-6": REMOVABLE["klondike-6"],
+    "any-no-spaces": SMALL["any-no-spaces"],
+    "two-packs-draw-1": SMALL["two-packs-draw-1"],
+    "alternate-no-cells": TINY["alternate-no-cells"],
+    "suit-no-cells": TINY["suit-no-cells"],
+    "canfield-5": api.load_layout("canfield", max_rank=5),
+    "canfield-6": api.load_layout("canfield", max_rank=6),
+    "bakers-dozen-4": api.load_layout("bakers-dozen", max_rank=4),
+}
+
+
+class CountingDead(TableauPosition):
+    """Counts the positions the bound cuts."""
+
+    fired = 0
+
+    def is_dead(self):
+        why = super().is_dead()
+        CountingDead.fired += why is not None
+        return why
+
+
+@pytest.mark.parametrize("variant", sorted(BLOCKED_VARIANTS))
+def test_the_blocked_bound_keeps_every_verdict(variant):
+    """Complete searches with and without the bound agree deal by deal, and it cuts."""
+    lay = BLOCKED_VARIANTS[variant]
+    assert TableauPosition(lay, deals.from_seed(lay, 1)).blocked_bound
+    CountingDead.fired = 0
+    verdicts = []
+    for seed in range(1, 31):
+        deal = deals.from_seed(lay, seed)
+        with_bound = dfs(CountingDead(lay, deal), Limits(max_nodes=300_000))
+        plain = dfs(TableauPosition(lay, deal), Limits(max_nodes=300_000), use_bounds=False)
+        assert "unknown" not in (with_bound.verdict, plain.verdict), seed
+        assert with_bound.verdict == plain.verdict, seed
+        verdicts.append(with_bound.verdict)
+    assert "won" in verdicts
+    assert CountingDead.fired > 0 or variant in ("two-packs-draw-1",)  # spaces take anything there
+
+
+@pytest.mark.parametrize("variant", sorted(BLOCKED_VARIANTS))
+def test_every_position_the_bound_cuts_is_lost(variant):
+    """Random walks through reduced deals: wherever the bound says dead, a complete search
+    without it finds no win either (the bound is checked position by position, not only
+    through the verdicts of whole deals)."""
+    lay = BLOCKED_VARIANTS[variant]
+    rng = random.Random(variant)
+    cut = 0
+    for seed in range(1, 21):
+        deal = deals.from_seed(lay, seed)
+        for _ in range(4):
+            pos = TableauPosition(lay, deal)
+            for _ in range(60):
+                if pos.is_dead():
+                    fresh = TableauPosition(lay, deal)
+                    for m in pos.history:
+                        fresh.push(m)
+                    assert dfs(fresh, Limits(max_nodes=300_000), use_bounds=False).verdict == "lost", seed
+                    cut += 1
+                    break
+                moves = pos.legal_moves()
+                if (forced := pos.forced_move()) is not None:
+                    moves.append(forced)
+                if not moves:
+                    break
+                pos.push(rng.choice(moves))
+    assert cut > 0 or variant in ("two-packs-draw-1",)
+
+
+def test_klondike_29_is_blocked_at_the_deal():
+    """Checked by hand: both black kings are face down, KC under QD and KS under 7H QH; QH can
+    go home only after 6H, which lies under it, and QD only after 8D, under QH; so neither
+    red queen ever leaves, and the cards under them never come free."""
+    result = api.solve(api.load_layout("klondike"), seed=29, core="python")
+    assert (result.verdict, result.stats["nodes"]) == ("lost", 0)
+    assert result.reason is not None and result.reason.startswith("blocked")

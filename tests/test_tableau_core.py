@@ -59,6 +59,7 @@ def assert_same_here(ref: TableauPosition, core: Any) -> None:
     assert (None if forced is None else core.reference_move(forced)) == ref.forced_move()
     assert core.key() == ref.key()
     assert core.state() == ref.state()
+    assert core.is_dead() == ref.is_dead()
 
 
 def lockstep_walk(ref: TableauPosition, core: Any, picks: list[int]) -> set[str]:

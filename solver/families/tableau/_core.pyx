@@ -135,18 +135,20 @@ cdef inline int make_card(int rank, int suit) noexcept:
 cdef class TableauCore(CorePosition):
     """A deal of a tableau game, compiled; moves are int codes (see the module text)."""
 
-    DEAD_REASONS = ()
+    DEAD_REASONS = ref_module.DEAD_REASONS
 
     # -- the deal and its rules (fixed)
     cdef object ref                    # the reference position at the deal (names, ``real``)
     cdef int nc, ncell, W, F, R, nf, top, k, policy
     cdef bint has_heel, autofill, unlimited, has_face_down, to_foundation, removable
-    cdef bint waste_safe, lateral_only_with_use, any_size_to_space, any_space
+    cdef bint waste_safe, lateral_only_with_use, any_size_to_space, any_space, blocked_bound
     cdef unsigned char fits[NCARD][NCARD]
     cdef unsigned char space_ok[NCARD]
     cdef unsigned char always_safe[NCARD]
+    cdef int removable_need[NCARD][4]
     cdef int under_n[NCARD]
     cdef unsigned char under[NCARD][NCARD]
+    cdef uint64_t over_mask[NCARD]     # bit a set: card c may go on card a (for the blocked bound)
     cdef int suit_found_n[4]
     cdef int suit_found[4][MAXF]
 
@@ -189,6 +191,27 @@ cdef class TableauCore(CorePosition):
     cdef bint dis_stale[MAXC]
     cdef uint64_t need_version         # bumped when a foundation changes (the needed cards change)
     cdef uint64_t nneed_version[MAXC]  # the need_version nneed was counted at (0: never)
+    # scratch for the blocked bound (``blocked``): per place, per card value, a stack of places
+    cdef unsigned char b_card[MAXH]
+    cdef int b_above[MAXH]
+    cdef int b_below[MAXH]
+    cdef unsigned char b_face_down[MAXH]
+    cdef unsigned char b_bottom[MAXH]
+    cdef unsigned char b_in_column[MAXH]
+    cdef unsigned char b_freed[MAXH]
+    cdef unsigned char b_leaves[MAXH]
+    cdef unsigned char b_goes_home[MAXH]
+    cdef unsigned char b_queued[MAXH]
+    cdef int b_stack[MAXH]
+    cdef int b_top, b_n, b_homed
+    cdef bint b_space
+    cdef uint64_t b_home               # bit c: some copy of card value c is, or goes, home
+    cdef uint64_t b_can_top            # bit c: some copy of card value c can be a top
+    cdef int b_nplaces[NCARD]
+    cdef int b_ring_count[NCARD]       # copies of each card value in the stock and waste
+    cdef uint64_t b_ring_home          # bit c: the stock's copies of c go home
+    cdef uint64_t b_ring_left          # bit c: the stock's copies of c leave
+    cdef int b_places[NCARD][2]
 
     def __init__(self, ref: TableauPosition):
         if ref.history:
@@ -207,15 +230,21 @@ cdef class TableauCore(CorePosition):
         self.waste_safe, self.lateral_only_with_use = ref.waste_safe, ref.lateral_only_with_use
         self.any_size_to_space = ref.any_size_to_space
         self.any_space = ref.spaces == "any"
+        self.blocked_bound = ref.blocked_bound
         cdef int a, b, s
         for a in range(NCARD):
             self.space_ok[a] = ref.space_ok[a]
             self.always_safe[a] = ref.always_safe[a]
+            for s in range(4):
+                self.removable_need[a][s] = ref.removable_need[a][s]
             for b in range(NCARD):
                 self.fits[a][b] = ref.fits[a][b]
             self.under_n[a] = len(ref.under[a])
             for b, c in enumerate(ref.under[a]):
                 self.under[a][b] = c
+            self.over_mask[a] = 0
+            for c in ref.over[a]:
+                self.over_mask[a] |= (<uint64_t>1) << c
         for s in range(4):
             self.suit_found_n[s] = len(ref.suit_found[s])
             for b, f in enumerate(ref.suit_found[s]):
@@ -293,7 +322,12 @@ cdef class TableauCore(CorePosition):
         if self.always_safe[c]:
             return True
         if self.removable:
-            return False
+            if self.autofill:
+                return False
+            for x in range(self.nf):
+                if self.fh[x] < self.removable_need[c][x & 3]:
+                    return False
+            return True
         for x in range(self.under_n[c]):
             b = self.under[c][x]
             need = (b >> 2) + 1
@@ -501,7 +535,175 @@ cdef class TableauCore(CorePosition):
         return self.left == 0
 
     cdef int dead(self) except -1:
-        return 0
+        """As ``is_dead``: 1 (``BLOCKED_DEAD``) when ``blocked`` proves no win."""
+        return 1 if self.blocked_bound and self.blocked() else 0
+
+    cdef bint blocked(self) noexcept:
+        """As ``_blocked`` (its docstring has the rules and the proof): the same least fixpoint,
+        which does not depend on the order the rules are applied in, so here by propagation
+        (each new fact wakes only the places it can change) rather than the reference's sweeps,
+        stopping as soon as every card can go home.  The stock and waste's cards are free from
+        the start and nothing lies on or under them, so the copies of a card value there share
+        their facts: they are kept per value (``b_ring_*``), not as places."""
+        cdef int n = 0, i, j, x, c, f, r
+        self.b_space = False
+        self.b_homed = 0
+        self.b_top = 0
+        self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
+        memset(self.b_nplaces, 0, NCARD * sizeof(int))
+        memset(self.b_ring_count, 0, NCARD * sizeof(int))
+        for i in range(self.nc):
+            if not self.h[i]:
+                self.b_space = True
+            for j in range(self.h[i]):
+                self.b_card[n] = self.cols[i][j]
+                self.b_above[n] = n + 1 if j + 1 < self.h[i] else -1
+                self.b_below[n] = n - 1 if j else -1
+                self.b_face_down[n] = j < self.down[i]
+                self.b_bottom[n] = j == 0
+                self.b_in_column[n] = True
+                n += 1
+        for j in range(self.L):
+            self.b_ring_count[self.ring[j]] += 1
+        for j in range(self.nheel):
+            self.b_card[n] = self.heel[j]
+            self.b_above[n] = n + 1 if j + 1 < self.nheel else -1
+            self.b_below[n] = n - 1 if j else -1
+            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
+            n += 1
+        self.b_n = n
+        for x in range(n):
+            c = self.b_card[x]
+            if self.b_nplaces[c] < 2:  # two packs: at most two places per card value
+                self.b_places[c][self.b_nplaces[c]] = x
+                self.b_nplaces[c] += 1
+            self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
+        for f in range(self.nf):
+            for r in range(self.fh[f]):
+                self.b_home |= (<uint64_t>1) << (r * 4 + (f & 3))
+        for x in range(n):
+            if self.b_above[x] < 0:
+                self.b_set_freed(x)
+            self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c]:
+                self.b_ring_evaluate(c)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
+        n += self.L  # every card: the places and the stock's
+        while self.b_top and self.b_homed < n:
+            self.b_top -= 1
+            x = self.b_stack[self.b_top]
+            self.b_queued[x] = 0
+            self.b_evaluate(x)
+        return self.b_homed < n
+
+    cdef void b_ring_evaluate(self, int c) noexcept:
+        """The rules for the stock's copies of card value c: they go home, they leave."""
+        if c < 4 or (self.b_home >> (c - 4)) & 1:
+            self.b_ring_go_home(c)
+        elif (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
+            self.b_ring_leave(c)
+
+    cdef void b_ring_go_home(self, int c) noexcept:
+        if (self.b_ring_home >> c) & 1:
+            return
+        self.b_ring_home |= (<uint64_t>1) << c
+        self.b_homed += self.b_ring_count[c]
+        self.b_set_home(c)
+        self.b_ring_leave(c)
+
+    cdef void b_ring_leave(self, int c) noexcept:
+        """Leaving, a stock card goes alone onto a column (or home): it can be a top."""
+        if (self.b_ring_left >> c) & 1:
+            return
+        self.b_ring_left |= (<uint64_t>1) << c
+        self.b_set_can_top(c)
+
+    cdef inline void b_push(self, int x) noexcept:
+        if not self.b_queued[x] and not (self.b_leaves[x] and self.b_goes_home[x]):
+            self.b_queued[x] = 1
+            self.b_stack[self.b_top] = x
+            self.b_top += 1
+
+    cdef inline void b_push_card(self, int c) noexcept:
+        """Wake the places of card value c."""
+        cdef int y
+        for y in range(self.b_nplaces[c]):
+            self.b_push(self.b_places[c][y])
+
+    cdef void b_evaluate(self, int x) noexcept:
+        """The rules for place x: it goes home, it leaves."""
+        cdef int c = self.b_card[x], a = self.b_above[x]
+        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or (self.b_home >> (c - 4)) & 1):
+            self.b_goes_home[x] = 1
+            self.b_homed += 1
+            self.b_set_home(c)
+        if not self.b_leaves[x] and (self.b_freed[x] or (self.b_in_column[x] and self.policy != SINGLE
+                                                         and not self.b_face_down[x] and a >= 0
+                                                         and self.fits[c][self.b_card[a]])):
+            if (self.b_goes_home[x] or (self.b_space and self.space_ok[c])
+                    or self.b_can_top & self.over_mask[c]):
+                self.b_leaves[x] = 1
+                if self.b_below[x] >= 0 and not self.b_freed[self.b_below[x]]:
+                    self.b_set_freed(self.b_below[x])
+                if not self.b_in_column[x]:
+                    self.b_set_can_top(c)
+                if self.b_bottom[x]:
+                    self.b_set_space()
+
+    cdef void b_set_freed(self, int x) noexcept:
+        self.b_freed[x] = 1
+        if self.b_in_column[x]:
+            self.b_set_can_top(self.b_card[x])
+        self.b_push(x)
+
+    cdef void b_set_home(self, int c) noexcept:
+        if (self.b_home >> c) & 1:
+            return
+        self.b_home |= (<uint64_t>1) << c
+        if c + 4 < NCARD:
+            self.b_push_card(c + 4)
+            if self.b_ring_count[c + 4]:
+                self.b_ring_go_home(c + 4)
+        if self.removable:
+            self.b_check_removable(c)
+
+    cdef void b_set_can_top(self, int c) noexcept:
+        cdef int y, b
+        if (self.b_can_top >> c) & 1:
+            return
+        self.b_can_top |= (<uint64_t>1) << c
+        for y in range(self.under_n[c]):
+            b = self.under[c][y]
+            self.b_push_card(b)
+            if self.b_ring_count[b]:
+                self.b_ring_leave(b)
+            if self.removable:
+                self.b_check_removable(b)
+
+    cdef void b_set_space(self) noexcept:
+        cdef int x, c
+        if self.b_space:
+            return
+        self.b_space = True
+        for x in range(self.b_n):
+            if self.space_ok[self.b_card[x]]:
+                self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c] and self.space_ok[c]:
+                self.b_ring_leave(c)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
+
+    cdef void b_check_removable(self, int c) noexcept:
+        """With removable foundations: a card that is home can be a top if it has somewhere to go."""
+        if not (self.b_home >> c) & 1 or (self.b_can_top >> c) & 1:
+            return
+        if (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
+            self.b_set_can_top(c)
 
     cdef int forced(self) except -2:
         """As ``forced_move``: a foundation move that ``safe`` proves loses nothing."""
@@ -839,7 +1041,7 @@ cdef class TableauCore(CorePosition):
             col = self.cols[k]
             top = self.seq_len(k) if k == j else self.seqs[k]
             for m in range(1, top + 1):
-                if self.fits[p][col[self.h[k] - m]]:
+                if self.fits[p][col[self.h[k] - m]] and not (k == j and m == n):  # not the group back
                     self.add_joined(score, joined_code(i, j, n, k, False, m))
         m = self.waste_reach(qs)
         for x in range(m):
@@ -931,8 +1133,37 @@ cdef class TableauCore(CorePosition):
     # ------------------------------------------------------------ Python level
 
     def move_json(self, int move):
-        """As ``TableauPosition.move_json`` (a joined move is named by its lateral part)."""
-        return self.ref_view().move_json(self.reference_move(move))
+        """As ``TableauPosition.move_json`` (a joined move is named by its lateral part), read
+        from the C state: a solution's moves are named one after another as they are played,
+        so this must not cost more than the move (building a reference view per move did)."""
+        cdef int src = code_src(move), dst = code_dst(move), n = code_n(move), card, count, f
+        real, name = self.ref.real, cards.name
+        if src == STOCK_CODE:
+            if n:  # TURN
+                count = min(self.k, self.L - self.wp)
+                out = {"card": name(real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
+                if count > 1:
+                    out["count"] = count
+                return out
+            out = {"card": name(real[self.ring[0]]), "from": "waste", "to": "stock"}  # REDEAL
+            if self.L > 1:
+                out["count"] = self.L
+            return out
+        if src < self.nc:
+            card = self.cols[src][self.h[src] - n]
+        elif src < self.W:
+            card = self.cells[src - self.nc]
+        elif src == self.W:
+            card = self.ring[(code_reach(move) or self.wp) - 1]
+        elif src == self.R:
+            card = self.heel[self.nheel - 1]
+        else:
+            f = src - self.F
+            card = make_card(self.fh[f], f & 3)
+        out = {"card": name(real[card]), "from": self.ref.stack_name(src), "to": self.ref.stack_name(dst)}
+        if n > 1:
+            out["count"] = n
+        return out
 
     def reference_move(self, int move):
         """The same move as the reference's ``Move``."""

@@ -158,6 +158,13 @@ NEED_W = 1  # per card of a group times the cards the foundations need next in i
 FLIP_W = 6  # a face-down card turned up (counted negative)
 DIS_W = 1000  # a unit of disorder outweighs most score differences: the disorder decides first
 
+NCARD = 52  # card values (two packs share them)
+
+# What ``is_dead`` names (the compiled position reports it by number).
+BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out for it, or for a card above it, "
+                "waits on itself)")
+DEAD_REASONS = (BLOCKED_DEAD,)
+
 _DOWN_BYTES = [bytes((200 + d,)) for d in range(56)]  # a column's face-down count, first in its key
 
 
@@ -236,6 +243,10 @@ class TableauPosition:
         self.space_ok = rules.space_ok
         self.under = rules.under  # the cards that may go on card c (any copy): for the safe rule
         self.always_safe = rules.always_safe  # see _safe
+        self.removable_need = rules.removable_need  # see _safe
+        self.over = rules.over  # see _blocked
+        # The blocked bound (``_blocked``): where cards go home from columns and there are no cells.
+        self.blocked_bound = t.to_foundation and ncell == 0
         self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
@@ -300,8 +311,28 @@ class TableauPosition:
         * otherwise every card c takes (alternate colours: the two opposite-colour cards of
           rank - 1; same suit: c's suit at rank - 1, both copies with two packs; any suit:
           all of them) is already on a foundation, and foundations never give cards back.
-        With removable foundations a card could come back from a foundation to go on c,
-        so only aces and twos are played automatically.
+        With removable foundations a card b that c takes could come back from its
+        foundation to go on c (and a card that b takes could come back to go on b, and so
+        on), so the rule above is not enough (``test_removable_foundations_break_the_other_
+        colour_rule`` is a deal it loses).  There c is safe when every card of a set X is
+        home, X the smallest set holding c, every card that may go on a card of X, and every
+        lower card of the suit of a card of X (``rules.removable_need`` gives, per suit, the
+        height that takes).  Proof: take any win from P and leave out every move of a card
+        of X (all of them are home in P', and stay there; none is in the stock).  In the
+        win a card of X only ever has cards of X on it (what goes on a card of X is in X,
+        and at P every card of X but c is home and c is on top of its stack), so
+        leaving them out takes cards off the tops of stacks only: a group moves without
+        its top cards of X, onto the same card (its lowest card is not in X, or the whole
+        group is left out), a column without them is emptier, a card lies under one of X
+        only if it lay under c at P (then P' turned it up already).  A foundation of suit s
+        holds in P' the cards it holds in the win or those up to ``removable_need``,
+        whichever are more (X holds every card of s up to it, and a card of s above it goes
+        home or comes back in the win only when the foundation already holds them all), so
+        each move to or from a foundation that is left stays legal.  With alternate colours
+        this reads: the opposite-colour foundations at rank - 1 and the other foundation of
+        c's colour at rank - 2.  (Not with a reserve that fills spaces at once: a column that
+        the win leaves holding cards of X only is empty in P' and would be filled.  No such
+        layout has removable foundations; there only aces and twos go home by themselves.)
 
         Where columns wrap (``tableau.wrap = "cyclic"``) an ace may take a king, and the
         first rule is read from the build table (``always_safe``): a foundation's first card
@@ -322,9 +353,12 @@ class TableauPosition:
         """
         if self.always_safe[c]:
             return True
-        if self.removable:
-            return False
         fh = self.fh
+        if self.removable:
+            if self.autofill:
+                return False
+            heights = self.removable_need[c]
+            return all(fh[f] >= heights[f & 3] for f in range(self.nf))
         for b in self.under[c]:
             need = (b >> 2) + 1  # b must be on every foundation of its suit with this many copies
             for f in self.suit_found[b & 3]:
@@ -472,7 +506,111 @@ class TableauPosition:
         return self.left == 0
 
     def is_dead(self) -> str | None:
-        return None
+        """``BLOCKED_DEAD`` when some card can never reach its foundation (``_blocked``)."""
+        return BLOCKED_DEAD if self.blocked_bound and self._blocked() else None
+
+    def _blocked(self) -> bool:
+        """Whether some card not yet home can never go home, whatever is played: a sound bound.
+
+        A generous account of what can ever happen from here, as a least fixpoint.  Cards
+        are counted by their places (two copies of a card are two places).  For each card x
+        not home, three things may or may not ever happen: x is *freed* (nothing lies on it:
+        the card on it now leaves), x *leaves* (it moves from the card or stack under it now,
+        alone or carrying the cards on it), x *goes home*.  Per card value: it *can be a top*
+        (some copy lies on top of a column at some time) and it *is home* (some copy is,
+        or goes there).  And *a space* (some column is empty at some time).  Start from what
+        is true now (column tops, the stock and waste, the cells and the reserve's top are
+        free; cards on the foundations are home; empty columns) and apply until nothing
+        changes:
+
+        * x is freed if the card on x leaves (in the reserve, the card above it);
+        * a freed column card can be a top (a freed card of the stock, a cell or the reserve
+          can be a top once it leaves: it goes alone, onto a column);
+        * x goes home if it is freed and the card of its suit below it is home (or x is an ace);
+        * x leaves if it can move: it is freed, or (groups of several cards moving) it is
+          face up with the card on it built on it; and it has somewhere to go: home, a card
+          it may go on that can be a top, or a space if a space takes it;
+        * a column's bottom card leaving makes a space;
+        * with ``removable`` foundations, a card that is home can be a top if it has
+          somewhere to go (a card it may go on that can be a top, or a space).
+
+        Every rule only adds what is true, so the order does not matter.  Proof that it
+        is generous enough: take any play from here and its events (a card freed, leaving,
+        going home, a card value on top of a column, a column empty) in the order they
+        first happen.  Each event's conditions are events that happened before it, and
+        each rule above lists every way it can happen: the card on x is the first of the
+        cards above x to go (the others go with it or before), so x is freed exactly when
+        that card leaves; x moves only when nothing it cannot carry lies on it (for a
+        group, the card on x must be built on x at that time: the one that is on it now,
+        or, when that one has gone, x is freed); a card goes home only from the top of a
+        stack, onto its suit's card below it; a card goes onto a column only onto a top
+        or into a space; a column empties only when its bottom card leaves.  The stock is
+        taken as all free (more than the rules allow, which is generous).  By induction
+        each event of the play is reached by the fixpoint, so in a win every card goes
+        home in it.  A card that does not is thus a proof that the deal is lost.
+
+        Klondike's typical dead end: a queen on a king whose other king of that colour is
+        face down under the other queen of that colour, and a card below that king is the
+        start of a suit the first queen needs: neither queen can leave, so the cards under
+        them are never freed.  Only with ``tableau.to_foundation`` and no cells (a card could
+        always leave to a cell: the bound would never fire, and it costs time).
+        """
+        fits, over, space_ok, seq = self.fits, self.over, self.space_ok, self.moves_policy != "single"
+        # places, in order: columns bottom to top, the stock and waste, the reserve bottom to top;
+        # above[x]: the place on it (-1: none); stacked[x]: in a column or the reserve
+        card: list[int] = []
+        above: list[int] = []
+        face_down: list[bool] = []
+        bottom: list[bool] = []
+        in_column: list[bool] = []
+        for i, col in enumerate(self.cols):
+            for j, c in enumerate(col):
+                card.append(c)
+                above.append(len(card) if j + 1 < len(col) else -1)
+                face_down.append(j < self.down[i])
+                bottom.append(j == 0)
+                in_column.append(True)
+        for pile, stacked in ((self.ring, False), (self.heel, True)):
+            for j, c in enumerate(pile):
+                card.append(c)
+                above.append(len(card) if stacked and j + 1 < len(pile) else -1)
+                face_down.append(False)
+                bottom.append(False)
+                in_column.append(False)
+        n = len(card)
+        home = [False] * NCARD  # per card value: some copy is, or goes, home
+        for f in range(self.nf):
+            for r in range(self.fh[f]):
+                home[r * 4 + (f & 3)] = True
+        can_top = [False] * NCARD
+        space = any(not col for col in self.cols)
+        freed = [above[x] < 0 for x in range(n)]
+        leaves = [False] * n
+        goes_home = [False] * n
+        changed = True
+        while changed:
+            changed = False
+            if self.removable:
+                for c in range(NCARD):
+                    if home[c] and not can_top[c] and (space and space_ok[c] or any(can_top[a] for a in over[c])):
+                        can_top[c] = changed = True
+            for x in range(n):
+                c, a = card[x], above[x]
+                if not freed[x] and leaves[a]:  # (here a >= 0: a card with nothing on it starts freed)
+                    freed[x] = changed = True
+                if freed[x] and in_column[x] and not can_top[c]:
+                    can_top[c] = changed = True
+                if not goes_home[x] and freed[x] and (c < 4 or home[c - 4]):
+                    goes_home[x] = home[c] = changed = True
+                if not leaves[x] and (freed[x] or (in_column[x] and seq and not face_down[x] and a >= 0
+                                                   and fits[c][card[a]])):
+                    if (goes_home[x] or space and space_ok[c] or any(can_top[p] for p in over[c])):
+                        leaves[x] = changed = True
+                        if not in_column[x]:
+                            can_top[c] = True
+                        if bottom[x]:
+                            space = True
+        return not all(goes_home)
 
     def key(self) -> Hashable:
         if self.has_face_down:
@@ -773,6 +911,8 @@ class TableauPosition:
         another column, move p with the group on it (any size moves) and delay again.  If p
         is never touched again it never reaches a foundation, so it is.  The lateral move is
         thus always followed at once by one of the uses this lists (or the game never needs it).
+        The group itself going back onto p is left out: that is the position before the
+        lateral move, on the search's current line.
         """
         self._play(lateral)
         i = lateral.src
@@ -787,7 +927,7 @@ class TableauPosition:
                 continue
             col = self.cols[k]
             for n in range(1, (self._seq_len(k) if k == lateral.dst else seqs[k]) + 1):
-                if fits[p][col[-n]]:
+                if fits[p][col[-n]] and not (k == lateral.dst and n == lateral.n):  # not the group back
                     uses.append(Move(k, i, n))
         for q in self._waste_reach():
             if fits[p][self.ring[q - 1]]:

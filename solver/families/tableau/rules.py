@@ -33,7 +33,11 @@ class TableauRules:
     fits: tuple[tuple[bool, ...], ...]  # fits[a][b]: (renamed) card b may go on card a in a column
     space_ok: tuple[bool, ...]  # space_ok[c]: an empty column takes card c
     under: tuple[tuple[int, ...], ...]  # under[c]: the cards that may go on card c
+    over: tuple[tuple[int, ...], ...]  # over[c]: the cards that card c may go on (for the blocked bound)
     always_safe: tuple[bool, ...]  # c may always go home at once (see TableauPosition._safe)
+    # With removable foundations: per card c and suit s, the height every foundation of suit s
+    # must have for c to go home safely (the closure rule of TableauPosition._safe).
+    removable_need: tuple[tuple[int, int, int, int], ...]
 
     def builds_on(self, lower: int, upper: int) -> bool:
         """May the real card ``upper`` be placed on the real card ``lower`` in a column?"""
@@ -72,9 +76,33 @@ def rules_for(layout: Layout, shift: int = 0) -> TableauRules:
     space_ok = tuple(t.spaces in ("any", "reserve-then-any") or (t.spaces == "kings" and cards.rank(real[c]) == top)
                      for c in range(NCARD))
     under = tuple(tuple(b for b in range(NCARD) if fits[c][b] and cards.rank(b) <= top) for c in range(NCARD))
+    over = tuple(tuple(a for a in range(NCARD) if fits[a][c] and cards.rank(a) <= top) for c in range(NCARD))
     # A foundation's first card is always safe when nothing may go on it; its second when only
     # first cards that themselves take nothing may (the proof is in TableauPosition._safe).
     always_safe = tuple((c >> 2 == 0 and not under[c])
                         or (c >> 2 == 1 and all(b >> 2 == 0 and not under[b] for b in under[c]))
                         for c in range(NCARD))
-    return TableauRules(top, shift, tuple(real), rel, fits, space_ok, under, always_safe)
+    removable_need = tuple(_closure_need(c, under) for c in range(NCARD))
+    return TableauRules(top, shift, tuple(real), rel, fits, space_ok, under, over, always_safe, removable_need)
+
+
+def _closure_need(c: int, under: tuple[tuple[int, ...], ...]) -> tuple[int, int, int, int]:
+    """Per suit, the highest rank of the cards that must all be home for c to go home safely
+    when foundation cards may come back (``TableauPosition._safe``): the smallest set X that
+    holds c, every card that may go on a card of X, and every lower card of a suit of X
+    (a foundation is a pile: a card of X stays home only with the cards under it);
+    c itself left out.  Ranks go round only with ``tableau.wrap``, where X may hold every
+    card of a suit: then that suit needs its whole foundation, and c is never safe this way.
+    """
+    x = {c}
+    todo = [c]
+    while todo:
+        a = todo.pop()
+        for b in (*under[a], *(cards.make(r, a & 3) for r in range(1, cards.rank(a)))):
+            if b not in x:
+                x.add(b)
+                todo.append(b)
+    need = [0, 0, 0, 0]
+    for b in x - {c}:
+        need[b & 3] = max(need[b & 3], cards.rank(b))
+    return need[0], need[1], need[2], need[3]
