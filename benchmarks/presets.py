@@ -97,10 +97,10 @@ def peg_variants(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
 # ------------------------------------------------------------------- presets
 
 PRESETS = {p.name: p for p in [
-    Preset("winrates", "Win rates of the debutante family: 1000 seeds of each of its 8 layouts, a node "
-           "limit per deal (verdicts that do not depend on the machine); won/lost/unknown, the won share's "
-           "95% interval, seconds and nodes per decided deal.",
-           DEBUTANTE_FAMILY, ["--seeds", "1-1000", "--engines", "dfs", "--max-nodes", "20000", "--timeout", "60"]),
+    Preset("winrates", "Win rates of the debutante family: 1000 seeds of each of its 8 layouts with the "
+           "default engine and 60 s per deal, one job; won/lost/unknown, the won share's 95% interval, seconds "
+           "and nodes per decided deal.",
+           DEBUTANTE_FAMILY, ["--seeds", "1-1000", "--engines", "dfs", "--timeout", "60"]),
     Preset("tableau", "The tableau family: FreeCell (Microsoft deals 1..1000, and 11982, the one deal of "
            "the first 32000 that cannot be won) with fc-solve `-l lg` as a peer, Klondike 1..1000, every other "
            "tableau layout (Canfield, Forty Thieves, ...) 1..200, 10 s per deal.",
@@ -126,13 +126,16 @@ PRESETS = {p.name: p for p in [
     Preset("peg", "Peg solitaire: the English and French central games (one peg left in the centre, or "
            "anywhere), then every single-vacancy start of both boards with each goal, both engines.",
            PEG_CENTRE, ["--engines", "dfs,cpsat", "--timeout", "60"], extra=(_peg_options, peg_variants)),
-    Preset("cores", "The compiled core against the pure-Python core: the DFS on both, on the same deals, "
-           "with perft; the speed-up is nodes_per_s_ratio in the comparisons.",
-           ["black-hole", "golf", "debutante@9", "debutante", "colorado", "freecell", "klondike"],
-           ["--seeds", "1-100", "--engines", "dfs", "--cores", "python,compiled", "--timeout", "10", "--perft"]),
-    Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 at 10 s, the DFS on both cores, "
-           "fc-solve `-l lg` (and the freecell-solver library, when installed) on the same deals.",
-           ["freecell"], ["--seeds", "1-1000", "--engines", "dfs", "--cores", "python,compiled", "--timeout", "10",
+    Preset("cores", "The compiled core against the pure-Python core: the DFS on both, on the same deals "
+           "with the same node limit (so both search the same positions), with perft; the speed-up is "
+           "nodes_per_s_ratio in the comparisons.",
+           ["black-hole", "golf", "debutante@9", "debutante", "colorado", "freecell", "klondike", "canfield"],
+           ["--seeds", "1-10", "--engines", "dfs", "--cores", "python,compiled", "--max-nodes", "20000",
+            "--timeout", "60", "--perft"]),
+    Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 and 11982 at 10 s, the DFS on the "
+           "compiled core (the cores preset compares it with the Python one), fc-solve `-l lg` (and the "
+           "freecell-solver library, when installed) on the same deals.",
+           ["freecell"], ["--seeds", "1-1000,11982", "--engines", "dfs", "--cores", "compiled", "--timeout", "10",
                           "--peers", "--fc-solve-args", "-l lg"]),
 ]}
 
