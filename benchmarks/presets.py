@@ -130,8 +130,8 @@ PRESETS = {p.name: p for p in [
            "with the same node limit (so both search the same positions), with perft; the speed-up is "
            "nodes_per_s_ratio in the comparisons.",
            ["black-hole", "golf", "debutante@9", "debutante", "colorado", "freecell", "klondike", "canfield"],
-           ["--seeds", "1-10", "--engines", "dfs", "--cores", "python,compiled", "--max-nodes", "20000",
-            "--timeout", "60", "--perft"]),
+           ["--seeds", "1-20", "--seeds", "black-hole=1-200", "--seeds", "golf=1-100", "--engines", "dfs",
+            "--cores", "python,compiled", "--max-nodes", "200000", "--timeout", "120", "--perft"]),
     Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 and 11982 at 10 s, the DFS on the "
            "compiled core (the cores preset compares it with the Python one), fc-solve `-l lg` (and the "
            "freecell-solver library, when installed) on the same deals.",

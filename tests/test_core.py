@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from walks import assert_push_then_pop_restores, perft
+from walks import assert_push_then_pop_restores, perft, small_hole_deal
 
 from solver import api, cards
 from solver.engines import dfs as pydfs
@@ -272,37 +272,18 @@ def assert_same(ref: HolePosition, core: HoleCore) -> None:
         assert core.move_json(m) == ref.move_json(core.reference_move(m))
 
 
-@st.composite
-def small_deal(draw):
-    """A shuffled reduced pack dealt to a few columns (and a stock, for golf): small, so that
-    equal rank sequences (interchangeable columns) and transpositions are common."""
-    golf = draw(st.booleans())
-    max_rank = draw(st.integers(3, 6))
-    pack = draw(st.permutations(cards.pack(1, max_rank)))
-    ncols = draw(st.integers(2, 6))
-    in_columns = len(pack) - 1 - (draw(st.integers(0, 8)) if golf else 0)
-    sizes = [in_columns // ncols + (i < in_columns % ncols) for i in range(ncols)]
-    deal = {"hole": [pack[0]]}
-    at = 1
-    for i, n in enumerate(sizes):
-        deal[f"tableau:{i}"] = list(pack[at:at + n])
-        at += n
-    if at < len(pack):
-        deal["stock"] = list(pack[at:])
-    base = api.load_layout("golf" if golf else "black-hole")
-    lay = replace(base, max_rank=max_rank, tableau=replace(base.tableau, count=ncols, deal=(1,) * ncols))
-    return lay, deal
+
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_deal(), st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
+@given(small_hole_deal(), st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
 def test_push_then_pop_restores_the_compiled_position(case, picks):
     lay, deal = case
     assert_push_then_pop_restores(HoleCore(HolePosition(lay, deal)), picks)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_deal(), st.randoms(use_true_random=False))
+@given(small_hole_deal(), st.randoms(use_true_random=False))
 def test_keys_are_equal_exactly_when_the_references_are(case, rnd):
     """Over many random walks of one deal, compiled key equality is reference key equality
     (a one-to-one map between the keys), and the two walk in step."""
@@ -327,7 +308,7 @@ def test_keys_are_equal_exactly_when_the_references_are(case, rnd):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_deal())
+@given(small_hole_deal())
 def test_small_deals_node_for_node(case):
     lay, deal = case
     ref, core = both(lay, deal)

@@ -1,4 +1,4 @@
-"""The CP-SAT tableau model (solver/cpsat/tableau_model.py) against the DFS and the referee.
+"""The CP-SAT tableau model (solver/families/tableau/model.py) against the DFS and the referee.
 
 Reduced decks only (ranks A..2 to A..5, a few A..7 and A..9 for group moves).  The
 FreeCell-family layouts never lose on such decks, so two small layouts written here

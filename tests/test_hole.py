@@ -8,6 +8,7 @@ from functools import cache
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import small_hole_deal
 
 from solver import api, cards
 from solver.deal import to_json
@@ -108,28 +109,8 @@ def brute_force(layout, deal) -> bool:
     return win(tuple(len(c) for c in cols), 0, cards.rank(deal["hole"][-1]))
 
 
-@st.composite
-def random_small_deal(draw):
-    """A shuffled reduced pack dealt to a few columns (and a stock, for golf)."""
-    golf = draw(st.booleans())
-    max_rank = draw(st.integers(3, 6))
-    pack = draw(st.permutations(cards.pack(1, max_rank)))
-    ncols = draw(st.integers(2, 5))
-    in_columns = len(pack) - 1 - (draw(st.integers(0, 8)) if golf else 0)
-    sizes = [in_columns // ncols + (i < in_columns % ncols) for i in range(ncols)]
-    deal = {"hole": [pack[0]]}
-    pos = 1
-    for i, n in enumerate(sizes):
-        deal[f"tableau:{i}"] = list(pack[pos:pos + n])
-        pos += n
-    if pos < len(pack):
-        deal["stock"] = list(pack[pos:])
-    layout = small(GOLF if golf else BLACK_HOLE, ncols, max_rank)
-    return layout, deal
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_small_deal())
+@given(small_hole_deal(max_columns=5))
 def test_verdict_matches_brute_force(case):
     """The bounds, forced moves, pruning and merged keys never change a verdict."""
     layout, deal = case

@@ -1,8 +1,14 @@
-"""Shared test walks over positions (imported by the tests; pytest puts this folder on sys.path)."""
+"""Shared test walks over positions, and shared strategies (imported by the tests; pytest puts
+this folder on sys.path)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from hypothesis import strategies as st
+
+from solver import api, cards
 
 
 def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:
@@ -103,3 +109,26 @@ def named(pos: Any, moves: Any) -> set[tuple[str, str, str, int]]:
         j = pos.move_json(m)
         out.add((j["card"], j["from"], j["to"], j.get("count", 1)))
     return out
+
+
+@st.composite
+def small_hole_deal(draw: Any, max_columns: int = 6) -> tuple[Any, dict[str, list[int]]]:
+    """A Black Hole or Golf layout of a reduced pack (ranks A..3-6) with 2..max_columns columns,
+    and a shuffle of it dealt to them (and a stock, for golf): small, so that equal rank
+    sequences (interchangeable columns) and transpositions are common."""
+    golf = draw(st.booleans())
+    max_rank = draw(st.integers(3, 6))
+    pack = draw(st.permutations(cards.pack(1, max_rank)))
+    ncols = draw(st.integers(2, max_columns))
+    in_columns = len(pack) - 1 - (draw(st.integers(0, 8)) if golf else 0)
+    sizes = [in_columns // ncols + (i < in_columns % ncols) for i in range(ncols)]
+    deal = {"hole": [pack[0]]}
+    at = 1
+    for i, n in enumerate(sizes):
+        deal[f"tableau:{i}"] = list(pack[at : at + n])
+        at += n
+    if at < len(pack):
+        deal["stock"] = list(pack[at:])
+    base = api.load_layout("golf" if golf else "black-hole")
+    layout = replace(base, max_rank=max_rank, tableau=replace(base.tableau, count=ncols, deal=(1,) * ncols))
+    return layout, deal
