@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,8 +19,10 @@ from solver import api
 from solver.bench import Config, Target, machine, peers, perft, plots, report, session, store, summary
 from solver.bench.plan import seed_plan
 from solver.cli import main
+from solver.deal import from_seed
 from solver.engines.dfs import run_dfs
 from solver.errors import InputError, UnsupportedError
+from solver.families import family_of
 from solver.limits import Limits
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -305,6 +308,29 @@ def test_fc_solve_options_come_from_the_layout():
     assert pairs["--sequences-are-built-by"] == "alternate_color"
     for name in ("black-hole", "golf", "debutante", "english-33"):
         assert peers.fc_solve_options(api.load_layout(name)) is None
+
+
+def test_fc_solve_presets_go_only_with_freecells_rules():
+    freecell = peers.fc_solve_options(api.load_layout("freecell"))
+    seahaven = peers.fc_solve_options(api.load_layout("seahaven-towers"))
+    assert freecell == peers.FREECELL_OPTIONS
+    assert peers.extra_args(freecell, ["-l", "lg"]) == (["-l", "lg"], None)
+    kept, note = peers.extra_args(seahaven, ["-l", "lg", "--method", "soft-dfs"])
+    assert kept == ["--method", "soft-dfs"] and note is not None and "-l lg" in note
+
+
+@pytest.mark.skipif(shutil.which("fc-solve") is None, reason="fc-solve is not installed")
+def test_fc_solve_keeps_seahavens_rules_without_a_preset():
+    """Seahaven Towers deal 91 is lost (our complete search); fc-solve with -l lg 'solves' it by
+    breaking the kings-only spaces rule, and without the preset agrees with us."""
+    lay = api.load_layout("seahaven-towers")
+    board = family_of(lay).deal_to_board(lay, from_seed(lay, 91))
+    opts = peers.fc_solve_options(lay)
+    assert opts is not None
+    with_preset = peers.run_fc_solve(shutil.which("fc-solve"), opts + ["-l", "lg"], board, 60)
+    plain = peers.run_fc_solve(shutil.which("fc-solve"), opts, board, 60)
+    assert with_preset["verdict"] == "won"  # the reason presets are left out for this game
+    assert plain["verdict"] == "lost"
 
 
 def test_absent_peers_are_skipped_with_a_note(monkeypatch):

@@ -128,6 +128,34 @@ def fc_solve_options(layout: Any) -> list[str] | None:
             "--empty-stacks-filled-by", _SPACES[tab.spaces], "--sequence-move", _SEQUENCE[tab.moves]]
 
 
+# FreeCell's own rules in fc-solve's words: the only game its presets keep.
+FREECELL_OPTIONS = ["--freecells-num", "4", "--stacks-num", "8", "--decks-num", "1", "--sequences-are-built-by",
+                    "alternate_color", "--empty-stacks-filled-by", "all", "--sequence-move", "limited"]
+_PRESET_FLAGS = ("-l", "--load-config")
+
+
+def extra_args(options: list[str], extra: list[str]) -> tuple[list[str], str | None]:
+    """The ``--fc-solve-args`` to give fc-solve for a game of ``options``, and a note when some
+    are left out.  A preset (``-l NAME``) replaces the game's rules with FreeCell's whatever the
+    order of the arguments (measured: with ``-l lg`` fc-solve "solves" Seahaven Towers deal 91
+    by moving a seven into an empty column that takes only kings), so presets go only with
+    FreeCell's own rules."""
+    if options == FREECELL_OPTIONS:
+        return list(extra), None
+    kept, dropped, i = [], [], 0
+    while i < len(extra):
+        if extra[i] in _PRESET_FLAGS:
+            dropped += extra[i : i + 2]
+            i += 2
+        else:
+            kept.append(extra[i])
+            i += 1
+    if not dropped:
+        return kept, None
+    return kept, (f"fc-solve's preset {' '.join(dropped)} is left out: a preset replaces the game's rules "
+                  f"with FreeCell's")
+
+
 def _child_setup() -> None:
     """In the peer's process: out of the terminal's process group (Ctrl-C stops the run,
     not a deal, which would then be stored as failed), and killed with its worker (Linux)."""

@@ -54,7 +54,7 @@ def check(config: Config) -> None:
 def plan_groups(config: Config) -> tuple[list[Group], list[str]]:
     """The groups of the run in order (per layout: each engine on each core, then its peers),
     and notes on the peers that do not run."""
-    from .peers import PEERS
+    from .peers import PEERS, extra_args
 
     groups: list[Group] = []
     notes: list[str] = []
@@ -77,9 +77,12 @@ def plan_groups(config: Config) -> tuple[list[Group], list[str]]:
                 notes.append(f"peers for {t.label}: {peer.name} is not installed here: skipped "
                              f"(to compare with it: {peer.install})")
                 continue
-            runner = Runner(peer.name, peer=True, args=tuple(config.fc_solve_args))
+            extra, dropped = extra_args(opts, config.fc_solve_args)
+            if dropped:
+                notes.append(f"peers for {t.label}: {dropped}")
+            runner = Runner(peer.name, peer=True, args=tuple(extra))
             groups.append(Group(t, runner, seeds, layout.rules_version, where=where,
-                                options=opts + config.fc_solve_args, version=version))
+                                options=opts + extra, version=version))
     return groups, notes
 
 
