@@ -78,6 +78,9 @@ def imports(module: str, path: Path, known: set[str]) -> set[str]:
             else:
                 origin = node.module or ""
             targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in known else origin for a in node.names]
+            # `from package import submodule` runs the package first: an edge to it too
+            # (inside the package's own modules this is a circle through its __init__)
+            targets.append(origin)
         else:
             continue
         for t in targets:
@@ -129,6 +132,13 @@ def test_families_do_not_import_each_other():
 def test_the_ground_knows_no_game(module):
     g = import_graph()
     assert all(layer(b) == "ground" for b in g.successors(module))
+
+
+def test_the_checker_sees_imports_of_a_package_itself():
+    """`from . import x` in a package's module imports the package (its __init__), so it counts."""
+    g = import_graph()
+    assert g.has_edge("solver.engines.dfs", "solver.engines.core")
+    assert not g.has_edge("solver.engines.dfs", "solver.engines")  # dfs imports `.core` by its own name
 
 
 def test_the_checker_sees_function_local_imports():

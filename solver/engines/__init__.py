@@ -25,7 +25,7 @@ Engine = Callable[..., EngineRun]
 
 ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto}
 
-# The engines whose search runs on a core (they take the ``core`` option, see ``dfs.CORES``);
+# The engines whose search runs on a core (they take the ``core`` option, see ``core.CORES``);
 # CP-SAT's search is OR-Tools' own.
 USES_CORE = frozenset({"dfs", "both", "auto"})
 

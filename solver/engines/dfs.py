@@ -36,9 +36,7 @@ from ..families import AnyLayout
 from ..families.base import Position, solution_json
 from ..limits import Limits
 from ..result import EngineRun, Verdict
-from . import core as cores
-
-CORES = cores.CORES  # what the search runs on (the ``core`` option also takes ``auto``): engines/core.py
+from .core import start_position
 
 # Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
 PROGRESS_EVERY = 0.5
@@ -246,9 +244,9 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
-    ``core`` chooses the compiled or the pure-Python search (``CORES``, or ``auto``: compiled where
+    ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
     it is built and the family has a compiled position; any other is refused)."""
-    pos, core = cores.start_position(layout, deal, options.get("core") or "auto")
+    pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
