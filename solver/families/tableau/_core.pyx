@@ -409,7 +409,7 @@ cdef class TableauCore(CorePosition):
     cdef int prim(self, int move) except -1:
         """As ``_prim``: one primitive move, noting what ``unprim`` needs."""
         cdef int src = code_src(move), dst = code_dst(move), n = code_n(move)
-        cdef int nc = self.nc, W = self.W, F = self.F, flipped = 0, f
+        cdef int nc = self.nc, W = self.W, F = self.F, flipped = 0
         cdef unsigned char moving[MAXH]
         cdef unsigned char* col
         if src == STOCK_CODE:
@@ -447,10 +447,7 @@ cdef class TableauCore(CorePosition):
             self.nheel -= 1
             moving[0] = self.heel[self.nheel]
         else:
-            f = src - F
-            moving[0] = make_card(self.fh[f], f & 3)
-            self.fh[f] -= 1
-            self.left += 1
+            moving[0] = self.take_home(src - F)
         # put
         if dst < nc:
             memcpy(self.cols[dst] + self.h[dst], moving, n)
@@ -458,13 +455,24 @@ cdef class TableauCore(CorePosition):
         elif dst < W:
             self.cells[dst - nc] = moving[0]
         else:
-            self.fh[dst - F] += 1
-            self.left -= 1
+            self.put_home(dst - F)
         self.touch(src)
         self.touch(dst)
         int_stack_push(&self.undo, flipped)
         self.record(move)
         return 0
+
+    cdef inline unsigned char take_home(self, int f) noexcept:
+        """The top card of foundation f leaves it (to be put elsewhere)."""
+        cdef unsigned char c = make_card(self.fh[f], f & 3)
+        self.fh[f] -= 1
+        self.left += 1
+        return c
+
+    cdef inline void put_home(self, int f) noexcept:
+        """Foundation f takes its next card."""
+        self.fh[f] += 1
+        self.left -= 1
 
     cdef inline void touch(self, int s) noexcept:
         """Stack s changed: its cached key bytes and disorder counts are stale."""
@@ -485,7 +493,7 @@ cdef class TableauCore(CorePosition):
         cdef int move = self.unrecord()
         cdef int u = int_stack_pop(&self.undo)
         cdef int src = code_src(move), dst = code_dst(move), n = code_n(move)
-        cdef int nc = self.nc, W = self.W, F = self.F, f
+        cdef int nc = self.nc, W = self.W, F = self.F
         cdef unsigned char moving[MAXH]
         if src == STOCK_CODE:
             self.wp = u
@@ -499,10 +507,7 @@ cdef class TableauCore(CorePosition):
             moving[0] = self.cells[dst - nc]
             self.cells[dst - nc] = -1
         else:
-            f = dst - F
-            moving[0] = make_card(self.fh[f], f & 3)
-            self.fh[f] -= 1
-            self.left += 1
+            moving[0] = self.take_home(dst - F)
         if src < nc:
             if u == 2:
                 self.h[src] -= 1
@@ -523,8 +528,7 @@ cdef class TableauCore(CorePosition):
             self.heel[self.nheel] = moving[0]
             self.nheel += 1
         else:
-            self.fh[src - F] += 1
-            self.left -= 1
+            self.put_home(src - F)
         self.touch(src)
         self.touch(dst)
         return move
