@@ -861,7 +861,7 @@ cdef class ReserveCore(CorePosition):
         in the generous game played to its end (no turns: only the end counts).  Uses
         ``_relaxed_play``'s scratch arrays (heights, and ``left`` per column)."""
         cdef int f, i, k, v
-        cdef bint moved = True, past
+        cdef bint moved = True
         cdef int* hh = self.rp_ints
         cdef int* left = hh + self.nf
         cdef uint64_t* can = self.rp_can
@@ -887,12 +887,7 @@ cdef class ReserveCore(CorePosition):
             for i in range(self.ncols):
                 while True:
                     v = self._gm_top(i, left)
-                    past = False
-                    for k in range(self.fd_n[v]):
-                        if hh[self.fd[v * self.nf + k]] > self.fdw[v * self.nf + k]:
-                            past = True  # as ``_passed``
-                            break
-                    if not past:
+                    if not self._passed(hh, v):
                         break
                     left[i] -= 1
                     moved = True
@@ -980,11 +975,15 @@ cdef class ReserveCore(CorePosition):
 
     cdef inline bint _rp_never(self, Relax* r, int v) noexcept:
         """No foundation that may take ``v`` has been taken past it in the generous game."""
+        return not self._passed(r.hh, v)
+
+    cdef inline bint _passed(self, int* hh, int v) noexcept:
+        """As ``_passed``: some foundation that may take ``v`` is past it at heights ``hh``."""
         cdef int k
         for k in range(self.fd_n[v]):
-            if r.hh[self.fd[v * self.nf + k]] > self.fdw[v * self.nf + k]:
-                return False
-        return True
+            if hh[self.fd[v * self.nf + k]] > self.fdw[v * self.nf + k]:
+                return True
+        return False
 
     cdef inline void _rp_see(self, Relax* r, int c) noexcept:
         r.seen += 1
