@@ -197,7 +197,8 @@ cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 cdef class KeyTable:
     """The keys of exhausted positions, stored whole; bounded by ``max_entries`` (-1: no bound).
 
-    Arena records are ``[length: 2 bytes][key bytes]``, oldest first.  When an add
+    Arena records are ``[length: 2 bytes][value: 1 byte][key bytes]``, oldest first (the value:
+    the horizon a lost position was stored with, ``dfs``'s "Learning").  When an add
     makes the table hold more than ``max_entries`` keys, the older half is dropped
     (as the pure-Python ``_Table``: it keeps the newest ``len - len // 2``).
     """
@@ -239,40 +240,48 @@ cdef class KeyTable:
         return self.count
 
     def __contains__(self, bytes key):
-        return self.contains(key, len(key), hash_key_slack(key))
+        return self.lookup(key, len(key), hash_key_slack(key)) >= 0
 
-    def insert(self, bytes key):
+    def value(self, bytes key):
+        """The value stored with ``key`` (None if it is absent)."""
+        cdef int v = self.lookup(key, len(key), hash_key_slack(key))
+        return None if v < 0 else v
+
+    def insert(self, bytes key, int value=0):
         """Add a key that is not in the table."""
-        self.add(key, len(key), hash_key_slack(key))
+        self.add(key, len(key), hash_key_slack(key), value)
 
     # -- for the search
 
-    cdef bint contains(self, const unsigned char* key, int n, uint64_t h) noexcept:
+    cdef int lookup(self, const unsigned char* key, int n, uint64_t h) noexcept:
+        """The value stored with the key, or -1 if it is absent."""
         h &= self.hash_mask
         cdef uint64_t i = h & self.mask, s, tag = h >> OFFSET_BITS, off
         while True:
             s = self.slots[i]
             if s == 0:
-                return False
+                return -1
             if s >> OFFSET_BITS == tag:
                 off = (s & OFFSET_MASK) - 1
                 if (self.arena[off] | (self.arena[off + 1] << 8)) == n \
-                        and memcmp(self.arena + off + 2, key, n) == 0:
-                    return True
+                        and memcmp(self.arena + off + 3, key, n) == 0:
+                    return self.arena[off + 2]
             i = (i + 1) & self.mask
 
-    cdef int add(self, const unsigned char* key, int n, uint64_t h) except -1:
-        """Add a key known to be absent; evict the older half when over the bound."""
+    cdef int add(self, const unsigned char* key, int n, uint64_t h, int value) except -1:
+        """Add a key known to be absent, with ``value`` (0..255); evict the older half when over
+        the bound."""
         h &= self.hash_mask
-        if self.used + n + 2 + SLACK > self.room:
-            self._grow_arena(self.used + n + 2 + SLACK)
+        if self.used + n + 3 + SLACK > self.room:
+            self._grow_arena(self.used + n + 3 + SLACK)
         if <uint64_t>(4 * (self.count + 1)) > 3 * (self.mask + 1):
             self._reindex(2 * (self.mask + 1))
         cdef uint64_t off = self.used
         self.arena[off] = n & 0xFF
         self.arena[off + 1] = n >> 8
-        memcpy(self.arena + off + 2, key, n)
-        self.used += n + 2
+        self.arena[off + 2] = value
+        memcpy(self.arena + off + 3, key, n)
+        self.used += n + 3
         self._place(h, off)
         self.count += 1
         if self.max_entries >= 0 and self.count > self.max_entries:
@@ -310,15 +319,15 @@ cdef class KeyTable:
         cdef int n
         while off < self.used:
             n = self.arena[off] | (self.arena[off + 1] << 8)
-            self._place(hash_key(self.arena + off + 2, n) & self.hash_mask, off)
-            off += n + 2
+            self._place(hash_key(self.arena + off + 3, n) & self.hash_mask, off)
+            off += n + 3
         return 0
 
     cdef int _evict_older_half(self) except -1:
         cdef int64_t drop = self.count // 2, i
         cdef uint64_t off = 0
         for i in range(drop):
-            off += 2 + (self.arena[off] | (self.arena[off + 1] << 8))
+            off += 3 + (self.arena[off] | (self.arena[off + 1] << 8))
         memmove(self.arena, self.arena + off, self.used - off)
         self.used -= off
         self.count -= drop
@@ -334,10 +343,17 @@ cdef struct Frame:
     int nmoves
     int next
     int pushed          # pushes that lead here: the move and the forced moves after it
+    int horizon         # the earliest horizon of its lost children (NO_CHILD before the first)
     int key_len
     int64_t key_at      # the key's bytes in the key stack
     uint64_t hash
     uint64_t line_slot  # its slot in the on-line index
+
+
+cdef enum:
+    NO_CHILD = 1 << 30  # as ``dfs.NO_CHILD``
+    PROBES = 64          # as ``dfs.PROBES``
+    CLOCKS = 256        # learning stops at clocks from here up
 
 
 cpdef long luby(long i):
@@ -357,6 +373,14 @@ cdef class Search:
 
     cdef CorePosition pos
     cdef KeyTable table
+    # learning (``dfs``, "Learning"): the learned keys, prefixed with their horizon byte; the
+    # horizons learned at each clock; a buffer for one learned key
+    cdef bint learns
+    cdef KeyTable learned
+    cdef int probes[CLOCKS][PROBES]
+    cdef int nprobes[CLOCKS]
+    cdef unsigned char lkey[MAX_KEY + 1 + SLACK]
+    cdef readonly int64_t learned_cuts
     # the frames and their arenas
     cdef Frame* frames
     cdef int64_t nframes, frames_room
@@ -379,7 +403,11 @@ cdef class Search:
 
     def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng):
         self.pos = pos
+        self.learns = use_bounds and pos.learns
+        if self.learns and max_entries >= 0:  # the learned keys share the memory
+            max_entries = max(64, max_entries // 2)
         self.table = KeyTable(max_entries)
+        self.learned = KeyTable(max_entries)
         self.use_forced = use_forced
         self.use_bounds = use_bounds
         self.rng = rng
@@ -498,6 +526,32 @@ cdef class Search:
                 m = self.pos.forced()
         return n
 
+    cdef int _lost_child(self, int horizon, int pushed) except -1:
+        """A child is lost with ``horizon``: tell its parent, and go back to it."""
+        cdef Frame* parent
+        if self.nframes:
+            parent = &self.frames[self.nframes - 1]
+            if horizon < parent.horizon:
+                parent.horizon = horizon
+        self._unpush(pushed)
+        return 0
+
+    cdef int _learned_key(self, int horizon) except -1:
+        """The learned key at ``horizon`` in ``lkey`` (its first byte the horizon); its length."""
+        self.lkey[0] = horizon
+        return 1 + self.pos.write_learned_key(horizon, self.lkey + 1)
+
+    cdef int _learned_horizon(self) except -1:
+        """As ``learned_horizon`` in ``dfs``: the horizon of a learned key this position has, or 0."""
+        cdef int clock = self.pos.c_clock(), k, n
+        if clock >= CLOCKS:
+            return 0
+        for k in range(self.nprobes[clock]):
+            n = self._learned_key(self.probes[clock][k])
+            if self.learned.lookup(self.lkey, n, hash_key(self.lkey, n)) >= 0:
+                return self.probes[clock][k]
+        return 0
+
     cdef int enter(self, int pushed) except -1:
         """At a fresh position: 1 if it is won, else 0 (a new frame was pushed if it
         needs searching).  As ``enter`` in ``dfs``."""
@@ -505,22 +559,35 @@ cdef class Search:
             return 1
         self._room()
         cdef unsigned char* key = self.keys + self.keys_top
-        cdef int n = self.pos.write_key(key), why, count, j
+        cdef int n = self.pos.write_key(key), why, count, j, horizon
         cdef uint64_t h = hash_key(key, n)
-        if self.table.contains(key, n, h) or self._on_line(key, n, h):
-            self._unpush(pushed)
+        horizon = self.table.lookup(key, n, h)
+        if horizon >= 0:
+            self._lost_child(horizon, pushed)
+            return 0
+        if self._on_line(key, n, h):
+            self._lost_child(0, pushed)
             return 0
         if self.use_bounds:
             why = self.pos.dead()
             if why:
-                self.table.add(key, n, h)  # dead is exhausted: never bound again
+                horizon = self.pos.horizon if self.learns else 0
+                self.table.add(key, n, h, horizon)  # dead is exhausted: never bound again
                 if self.nframes == 0 and self.root_dead == 0:
                     self.root_dead = why
-                self._unpush(pushed)
+                self._lost_child(horizon, pushed)
+                return 0
+        if self.learns:
+            horizon = self._learned_horizon()
+            if horizon:
+                self.learned_cuts += 1
+                self.table.add(key, n, h, horizon)
+                self._lost_child(horizon, pushed)
                 return 0
         cdef Frame* fr = &self.frames[self.nframes]
         fr.moves_at = self.moves_top
         fr.next = 0
+        fr.horizon = NO_CHILD
         fr.pushed = pushed
         fr.key_len = n
         fr.key_at = self.keys_top
@@ -538,14 +605,33 @@ cdef class Search:
         return 0
 
     cdef int exhaust(self) except -1:
-        """The top frame has no move left: its key joins the table; back to its parent."""
+        """The top frame has no move left: its key joins the table; back to its parent.
+        As ``exhaust`` in ``dfs``."""
         self.nframes -= 1
         cdef Frame* fr = &self.frames[self.nframes]
+        cdef int horizon = fr.horizon, n, clock, k
+        cdef uint64_t h
         self.line[fr.line_slot] = 0  # the last key in: clearing its slot is a removal
-        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash)
+        if horizon == NO_CHILD:
+            horizon = self.pos.c_stuck_horizon() if self.learns else 0
+        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash, horizon)
+        if horizon:
+            n = self._learned_key(horizon)
+            h = hash_key(self.lkey, n)
+            if self.learned.lookup(self.lkey, n, h) < 0:
+                self.learned.add(self.lkey, n, h, 0)
+            clock = self.pos.c_clock()
+            if clock < CLOCKS:
+                for k in range(self.nprobes[clock]):
+                    if self.probes[clock][k] == horizon:
+                        break
+                else:
+                    if self.nprobes[clock] < PROBES:
+                        self.probes[clock][self.nprobes[clock]] = horizon
+                        self.nprobes[clock] += 1
         self.moves_top = fr.moves_at
         self.keys_top = fr.key_at
-        self._unpush(fr.pushed)
+        self._lost_child(horizon, fr.pushed)
         return 0
 
     cdef int clear(self) except -1:
@@ -565,7 +651,7 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
     while s.pos.ply > depth0:
         s.pos.pop()
     return (verdict, reason, moves, s.nodes, time.perf_counter() - start, s.table.count,
-            s.table.evictions, s.table.memory)
+            s.table.evictions, s.table.memory + s.learned.memory, s.learned_cuts)
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
@@ -577,7 +663,7 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
     ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
     callable given a dict about every ``progress_every`` seconds (the clock is read every 1024
     nodes), as ``dfs`` gives it.
-    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes).
+    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes, learned cuts).
     """
     cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
     cdef int depth0 = pos.ply
@@ -644,6 +730,6 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
 
 def table_bytes_per_entry(int key_len) -> int:
     """What one table entry costs, for turning --max-memory into entries: the arena record
-    (two length bytes and the key) and the index (8-byte slots kept at most 3/4 full and
+    (two length bytes, the value byte and the key) and the index (8-byte slots kept at most 3/4 full and
     doubled when fuller, so 8/0.375 bytes per entry at worst), the arena's slack aside."""
-    return key_len + 2 + 22
+    return key_len + 3 + 22

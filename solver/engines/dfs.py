@@ -19,6 +19,22 @@ Eviction: the table holds at most ``max_entries`` keys.  When it is full,
 the older half (in insertion order) is dropped.  A dropped key only means
 that its position may be searched again: more work, never a wrong verdict.
 
+Learning (positions with ``learns``, ``solver.families.base.LearningPosition``): a
+lost subtree is often lost for a reason much smaller than its position.  Each
+exhausted position gets a *horizon* ``L``, a point of the game's clock that no line
+of play from it gets past (0: no such claim): a position cut by a bound takes the
+bound's (``pos.horizon``), a position without a legal move its ``stuck_horizon()``,
+one met in the table the horizon stored with it, one on the current line 0, and a
+searched position the earliest of its children's (the lowest clock, which is the
+latest point).  The children cover every line from the position: the dominances
+and bounds that leave lines out are proved, in each family, to keep a line that
+gets as far as any line they leave out.  So no line from the position gets past
+``L``.  The family's ``learned_key(L)`` keeps only what that claim rests on, and
+its proof says why positions with equal learned keys share the claim: so every
+position whose learned key at ``L`` was learned is cut at once, lost with horizon
+``L``.  A position probes only the horizons learned at its own ``clock()`` (the
+first ``PROBES`` of them).
+
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
 it where it is available (``solver.engines.core``, the ``core`` option).
@@ -43,6 +59,10 @@ PROGRESS_EVERY = 0.5
 # ``progress(stats)``: a live report of a running search (see ``dfs``).
 Progress = Callable[[dict[str, float | int]], None]
 
+# Horizons probed per clock (``dfs``, "Learning").
+PROBES = 4
+NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
+CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
@@ -62,21 +82,22 @@ class Outcome:
     seconds: float = 0.0
     table_size: int = 0
     evictions: int = 0
+    learned: int = 0  # positions cut by a learned key
 
 
 class _Table:
-    """Keys of positions already entered, bounded by ``max_entries``."""
+    """Keys of positions already entered, each with its horizon, bounded by ``max_entries``."""
 
     def __init__(self, max_entries: int | None):
         self.max_entries = max_entries
-        self.keys: dict[Any, None] = {}
+        self.keys: dict[Any, int] = {}
         self.evictions = 0
 
-    def add(self, key: Any) -> None:
-        self.keys[key] = None
+    def add(self, key: Any, horizon: int = 0) -> None:
+        self.keys[key] = horizon
         if self.max_entries is not None and len(self.keys) > self.max_entries:
-            keep = list(self.keys)[len(self.keys) // 2:]
-            self.keys = dict.fromkeys(keep)
+            keep = list(self.keys.items())[len(self.keys) // 2:]
+            self.keys = dict(keep)
             self.evictions += 1
 
 
@@ -125,7 +146,14 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     next_report = start + PROGRESS_EVERY
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
-    table = _Table(max_entries(limits))
+    learns = use_bounds and pos.learns
+    entries = max_entries(limits)
+    if learns and entries is not None:  # the learned keys share the memory
+        entries = max(64, entries // 2)
+    table = _Table(entries)
+    learned = _Table(entries)  # learned keys (their horizon is part of the key)
+    probes: dict[int, list[int]] = {}  # clock -> horizons learned there
+    learned_cuts = 0
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
     depth0 = len(pos.history)
@@ -149,35 +177,70 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         moves = list(pos.history[depth0:]) if verdict == "won" else []
         unwind()
         return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
-                       len(table.keys), table.evictions)
+                       len(table.keys), table.evictions, learned_cuts)
 
     # A frame: the moves still to try here, how many pushes lead here
-    # (the move plus the forced moves after it), and this position's key.
-    stack: list[tuple[list[Any], int, Any]] = []
+    # (the move plus the forced moves after it), this position's key, and the
+    # horizon of its children so far (``NO_CHILD`` before the first).
+    stack: list[list[Any]] = []
+
+    def lost_child(horizon: int, pushed: int) -> None:
+        """A child is lost with ``horizon``: tell its parent, and go back to it."""
+        if stack:
+            stack[-1][3] = min(stack[-1][3], horizon)
+        for _ in range(pushed):
+            pos.pop()
+
+    def learned_horizon() -> int:
+        """The horizon of a learned key this position has, or 0."""
+        for horizon in probes.get(pos.clock(), ()):  # no clock from CLOCKS up is learned
+            if (horizon, pos.learned_key(horizon)) in learned.keys:
+                return horizon
+        return 0
 
     def enter(pushed: int) -> bool:
         """At a fresh position: True if it needs searching (a new frame was pushed)."""
+        nonlocal learned_cuts
         if pos.is_won():
             return True
         key = pos.key()
         if key in table.keys or key in on_line:
-            for _ in range(pushed):
-                pos.pop()
+            lost_child(table.keys.get(key, 0), pushed)
             return False
         if use_bounds and (why := pos.is_dead()):
-            table.add(key)  # dead is exhausted: never bound again
+            horizon = pos.horizon if learns else 0
+            table.add(key, horizon)  # dead is exhausted: never bound again
             if not stack:
                 root_dead.append(why)
-            for _ in range(pushed):
-                pos.pop()
+            lost_child(horizon, pushed)
+            return False
+        if learns and (horizon := learned_horizon()):
+            learned_cuts += 1
+            table.add(key, horizon)
+            lost_child(horizon, pushed)
             return False
         on_line.add(key)
         moves = pos.legal_moves()
         if noise and len(moves) > 1 and rng.random() < noise:
             j = rng.randrange(1, len(moves))
             moves[0], moves[j] = moves[j], moves[0]
-        stack.append((moves[::-1], pushed, key))
+        stack.append([moves[::-1], pushed, key, NO_CHILD])
         return False
+
+    def exhaust() -> None:
+        """The top frame has no move left: its key joins the table; back to its parent."""
+        moves, pushed, key, horizon = stack.pop()
+        on_line.discard(key)
+        if horizon == NO_CHILD:
+            horizon = pos.stuck_horizon() if learns else 0
+        table.add(key, horizon)
+        if horizon:
+            learned.add((horizon, pos.learned_key(horizon)))
+            if (clock := pos.clock()) < CLOCKS:
+                seen = probes.setdefault(clock, [])
+                if horizon not in seen and len(seen) < PROBES:
+                    seen.append(horizon)
+        lost_child(horizon, pushed)
 
     run = 0
     while True:
@@ -187,13 +250,9 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         if enter(play_forced()):
             return finish("won")
         while stack:
-            moves, pushed, key = stack[-1]
+            moves = stack[-1][0]
             if not moves:
-                stack.pop()
-                on_line.discard(key)
-                table.add(key)
-                for _ in range(pushed):
-                    pos.pop()
+                exhaust()
                 continue
             nodes += 1
             if nodes & 1023 == 0 and (deadline is not None or progress is not None):
@@ -235,10 +294,10 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
+    verdict, reason, moves, nodes, seconds, table, evictions, _, learned = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
         None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
+    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, learned)
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -254,5 +313,7 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     out = search(pos, limits, use_forced=options.get("use_forced", True),
                  use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
-    return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"table": out.table_size, "evictions": out.evictions, "core": core})
+    stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core}
+    if pos.learns:
+        stats["learned"] = out.learned
+    return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)

@@ -28,6 +28,7 @@ from ..result import Result, Verdict
 
 class Position(Protocol):
     history: list[Any]  # the moves played since the deal, oldest first
+    learns: bool  # whether the DFS learns from its lost subtrees (``LearningPosition``)
 
     def legal_moves(self) -> list[Any]:
         """Every legal move here, best first (a list: the position will change)."""

@@ -88,6 +88,8 @@ def _connected_table(n: int, cyclic: bool) -> list[bool]:
 class HolePosition:
     """A deal of a hole game, mutable, with an undo stack (``history``)."""
 
+    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
         READS.check(layout)
         hole = layout.hole

@@ -58,6 +58,8 @@ cdef enum:
     C_ROW = -3
     C_COMMIT = -4
     C_FOUND = 1000
+    INERT = 255    # as the reference's INERT
+    NEVER = 1 << 20  # a foundation's cap where nothing stops it
     SEQ = 16       # room per foundation in ``seq`` and ``pmask`` (at most 13 cards, and one past)
     VALUES = 256   # card values: card | marks << 6
     MAXF = 64      # foundations at most (16 rows)
@@ -103,6 +105,14 @@ cdef struct Relax:
     int tail[64]
     int seen_of[64]  # copies of each card seen
     int passed[64]   # foundations taken past each card since now
+    # the copy count (the reference's ``_CopyCount``), with two rows of foundations
+    bint copies
+    int both[64]     # free copies that may go to either row
+    int only0[64]    # free copies that may go to row 0 only
+    int only1[64]    # ... to row 1 only
+    int best[4]      # per suit, the most cards its two foundations can take
+    bint dirty[4]    # best[s] is stale
+    int* caps        # NULL, or per foundation the place of the first card it never takes (``_caps``)
 
 
 @cython.final
@@ -121,6 +131,7 @@ cdef class ReserveCore(CorePosition):
     cdef int* fdw        # VALUES * nf: where[f][v] for the k-th of them (f = fd[v * nf + k])
     cdef int fd_n[VALUES]
     cdef uint64_t* pmask  # nf * SEQ: the cards seq[f][0..i) as a mask (``_buried``)
+    cdef int* cwhere      # nf * 64: where[f][c] for a card c without marks (the copy count)
 
     # -- the mutable state
     cdef unsigned char* colbuf  # the columns: column i is col_len[i] values at colbuf + i * stride
@@ -143,6 +154,7 @@ cdef class ReserveCore(CorePosition):
     # -- scratch, allocated once
     cdef int* rp_ints           # _relaxed_play's arrays (hh, nd, left, nxt, todo)
     cdef uint64_t* rp_can
+    cdef unsigned char* lk      # write_learned_key's columns
 
     def __init__(self, ref not None):
         if not isinstance(ref, ReservePosition):
@@ -173,6 +185,7 @@ cdef class ReserveCore(CorePosition):
         self.column_dominance = ref.column_dominance
         self.nf = ref.nf
         self.total = ref.total
+        self.learns = ref.learns
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
         self._copy_state(ref)
@@ -183,6 +196,7 @@ cdef class ReserveCore(CorePosition):
         free(self.fd)
         free(self.fdw)
         free(self.pmask)
+        free(self.cwhere)
         free(self.colbuf)
         free(self.col_len)
         free(self.stock)
@@ -195,6 +209,7 @@ cdef class ReserveCore(CorePosition):
         free(self.kpos)
         free(self.rp_ints)
         free(self.rp_can)
+        free(self.lk)
 
     # ------------------------------------------------------------ setup
 
@@ -214,6 +229,10 @@ cdef class ReserveCore(CorePosition):
         self.fd = <int*>self._alloc(VALUES * nf, sizeof(int))
         self.fdw = <int*>self._alloc(VALUES * nf, sizeof(int))
         self.pmask = <uint64_t*>self._alloc(nf * SEQ, sizeof(uint64_t))
+        self.cwhere = <int*>self._alloc(nf * 64, sizeof(int))
+        for f in range(nf):
+            for c in range(64):
+                self.cwhere[f * 64 + c] = min(ref.where[f][c], 1 << 20)
         for f in range(nf):
             s = ref.seq[f]
             if len(s) >= SEQ:
@@ -268,6 +287,7 @@ cdef class ReserveCore(CorePosition):
         # foundation is pushed at most once per card newly offered to it)
         self.rp_ints = <int*>self._alloc(2 * self.nf + 2 * self.ncols + 64 * self.nf, sizeof(int))
         self.rp_can = <uint64_t*>self._alloc(self.nf, sizeof(uint64_t))
+        self.lk = <unsigned char*>self._alloc(self.ncols * self.stride, 1)
 
     # ------------------------------------------------------------ helpers
 
@@ -799,17 +819,79 @@ cdef class ReserveCore(CorePosition):
             p += 1
         return p
 
+    # ------------------------------------------------------------ learning
+
+    cdef int c_clock(self) except -1:
+        """As ``clock``."""
+        return self.stock_n
+
+    cdef int c_stuck_horizon(self) except -1:
+        """As ``stuck_horizon``."""
+        return self.stock_n
+
+    cdef int write_learned_key(self, int horizon, unsigned char* buf) except -1:
+        """As ``learned_key`` (its docstring has the proof): the stock's length, the heights, then
+        the columns with their inert cards written INERT, each as its length and values, sorted by
+        (length, values), so that equal multisets give equal bytes."""
+        cdef Relax r
+        cdef int t, i, k, j, n, p, v, a, b, m, f
+        cdef int order[MAXC]
+        cdef unsigned char* col
+        cdef unsigned char* out
+        cdef unsigned char* lk = self.lk
+        r.caps = NULL
+        self._rp_start(&r, False, False)
+        for t in range(self.stock_n - 1, horizon - 1, -1):
+            v = self.stock[t]
+            self._rp_offer(&r, v & 63, v)
+            if r.ntodo:
+                self._rp_settle(&r)
+        for i in range(self.ncols):  # the columns, inert cards written INERT, into ``lk``
+            col = self.colbuf + i * self.stride
+            out = lk + i * self.stride
+            for k in range(self.col_len[i]):
+                v = col[k]
+                out[k] = v if self._passed(r.hh, v) else INERT
+            order[i] = i
+        for i in range(1, self.ncols):  # insertion sort by (length, values)
+            a = order[i]
+            j = i
+            while j > 0:
+                b = order[j - 1]
+                n = self.col_len[b]
+                if n < self.col_len[a] or (n == self.col_len[a]
+                                           and memcmp(lk + b * self.stride, lk + a * self.stride, n) <= 0):
+                    break
+                order[j] = b
+                j -= 1
+            order[j] = a
+        buf[0] = self.stock_n
+        p = 1
+        for f in range(self.nf):
+            buf[p] = self.h[f]
+            p += 1
+        for k in range(self.ncols):
+            i = order[k]
+            m = self.col_len[i]
+            buf[p] = m
+            memcpy(buf + p + 1, lk + i * self.stride, m)
+            p += 1 + m
+        return p
+
     # -------------------------------------------------------------- bounds
 
     cdef int dead(self) except -1:
-        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 0 neither."""
+        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 0 none."""
+        cdef int caps[MAXF]
+        self.horizon = 0
         if self.gaps_any_top and self._gap_may_open():
             return 0
         if self._buried():
+            if self.learns:  # its horizon: the count with the foundations the buried cards stop
+                self._caps(caps)
+                self._relaxed_play(caps)
             return 1
-        if self._relaxed_play():
-            return 2
-        return 0
+        return self._relaxed_play(NULL)
 
     cdef bint _buried(self) noexcept:
         """As ``_buried`` (its docstring has the proof): a card that can leave its column only
@@ -907,13 +989,102 @@ cdef class ReserveCore(CorePosition):
         for k in range(self.fd_n[v]):
             self.rp_can[self.fd[v * self.nf + k]] |= (<uint64_t>1) << (v & 63)
 
-    cdef bint _relaxed_play(self) noexcept:
+    cdef void _caps(self, int* caps) noexcept:
+        """As ``_caps`` (its docstring has the proof): where the buried cards stop each foundation
+        (NEVER: nowhere)."""
+        cdef int i, j, k, f, n, wy, y, c, q, first
+        cdef int cnt[64]
+        cdef int blocks[MAXF]
+        cdef unsigned char* col
+        cdef bint stuck
+        for f in range(self.nf):
+            caps[f] = NEVER
+        memset(cnt, 0, sizeof(cnt))
+        for i in range(self.ncols):
+            n = self.col_len[i]
+            col = self.colbuf + i * self.stride
+            for j in range(n - 1):  # the j-th card to leave; the ones after it are behind
+                y = col[j] if self.fifo else col[n - 1 - j]
+                for k in range(j + 1, n):
+                    cnt[(col[k] if self.fifo else col[n - 1 - k]) & 63] += 1
+                stuck = True
+                for k in range(self.fd_n[y]):
+                    f = self.fd[y * self.nf + k]
+                    wy = self.fdw[y * self.nf + k]
+                    blocks[k] = -1
+                    if wy < self.h[f]:
+                        continue
+                    first = -1
+                    for q in range(self.h[f], wy):
+                        c = self.seq[f * SEQ + q]
+                        if cnt[c] and cnt[c] >= self.rem[c]:
+                            first = q
+                            break
+                    if first < 0:
+                        stuck = False
+                        break
+                    blocks[k] = first
+                if stuck:
+                    for k in range(self.fd_n[y]):
+                        if blocks[k] >= 0:
+                            f = self.fd[y * self.nf + k]
+                            if blocks[k] < caps[f]:
+                                caps[f] = blocks[k]
+                for k in range(j + 1, n):
+                    cnt[(col[k] if self.fifo else col[n - 1 - k]) & 63] = 0
+
+    cdef int _relaxed_play(self, int* caps) noexcept:
         """As ``_relaxed_play`` (its docstring has the proof): play a generous version of the rest
-        of the game; if even it fails, so does the deal.  The same steps in the same order as
-        the reference (``see``, ``offer``, ``expose``, ``settle``)."""
+        of the game; if even it fails, so does the deal: 2 (``COUNTING_DEAD``) or 3
+        (``COPIES_DEAD``), else 0.  The same steps in the same order as the reference (``see``,
+        ``offer``, ``expose``, ``settle``; the copy count's ``free`` and ``most``)."""
         cdef Relax r
         cdef int f, i, k, t, v, c
         cdef bint check_room = self.slots >= 0 and self.turn == T_PLACE and not self.batch_size
+        cdef unsigned char* col
+        r.caps = caps
+        self._rp_start(&r, check_room, self.nf == 8)
+        for t in range(self.stock_n - 1, -1, -1):
+            v = self.stock[t]  # marked if it was committed in the waste before a redeal
+            c = v & 63
+            self._rp_offer(&r, c, v)
+            if check_room:
+                self._rp_see(&r, c)
+                if r.ntodo:
+                    self._rp_settle(&r)
+                if r.seen - r.gone > self.slots:
+                    self.horizon = t + 1
+                    return 2
+                if r.copies and r.seen - self._cc_most(&r) > self.slots:
+                    self.horizon = t + 1
+                    return 3
+            elif r.ntodo:
+                self._rp_settle(&r)
+        if self.exact:  # every foundation must be finished
+            for f in range(self.nf):
+                if r.nd[f] >= 0:
+                    return 2
+            if r.copies and self._cc_most(&r) < self.total - self.placed:
+                return 3
+            return 0
+        # more foundation places than cards: lost if some card left is passed by no foundation
+        for i in range(self.ncols):
+            col = self.colbuf + i * self.stride
+            for k in range(self.col_len[i]):
+                if self._rp_never(&r, col[k]):
+                    return 2
+        for k in range(self.waste_n):
+            if self._rp_never(&r, self.waste[k]):
+                return 2
+        for k in range(self.stock_n):
+            if self._rp_never(&r, self.stock[k]):
+                return 2
+        return 0
+
+    cdef void _rp_start(self, Relax* r, bint count, bint copies) noexcept:
+        """As ``_Generous.__init__``: the generous game made at this position (``count``: seen
+        and gone are kept; ``copies``: so is the copy count)."""
+        cdef int f, i, k, v
         cdef unsigned char* col
         r.hh = self.rp_ints
         r.nd = r.hh + self.nf
@@ -925,53 +1096,80 @@ cdef class ReserveCore(CorePosition):
         memset(r.head, 0xFF, sizeof(r.head))  # -1
         memset(r.seen_of, 0, sizeof(r.seen_of))
         memset(r.passed, 0, sizeof(r.passed))
+        r.copies = copies
+        if copies:
+            memset(r.both, 0, sizeof(r.both))
+            memset(r.only0, 0, sizeof(r.only0))
+            memset(r.only1, 0, sizeof(r.only1))
+            for k in range(4):
+                r.dirty[k] = True
         for f in range(self.nf):
             r.hh[f] = self.h[f]
             r.nd[f] = self.need[f]
             r.can[f] = 0
         for i in range(self.ncols):
             r.left[i] = self.col_len[i]
-        if check_room:
+        if count:
             for i in range(self.ncols):
                 col = self.colbuf + i * self.stride
                 for k in range(self.col_len[i]):
-                    self._rp_see(&r, col[k] & 63)
+                    self._rp_see(r, col[k] & 63)
         for i in range(self.ncols):
-            self._rp_expose(&r, i)
+            self._rp_expose(r, i)
         for k in range(self.waste_n):
             v = self.waste[k]
-            self._rp_offer(&r, v & 63, v)
-        self._rp_settle(&r)
-        for t in range(self.stock_n - 1, -1, -1):
-            v = self.stock[t]  # marked if it was committed in the waste before a redeal
-            c = v & 63
-            self._rp_offer(&r, c, v)
-            if check_room:
-                self._rp_see(&r, c)
-                if r.ntodo:
-                    self._rp_settle(&r)
-                if r.seen - r.gone > self.slots:
-                    return True
-            elif r.ntodo:
-                self._rp_settle(&r)
-        if self.exact:  # every foundation must be finished
-            for f in range(self.nf):
-                if r.nd[f] >= 0:
-                    return True
-            return False
-        # more foundation places than cards: lost if some card left is passed by no foundation
-        for i in range(self.ncols):
-            col = self.colbuf + i * self.stride
-            for k in range(self.col_len[i]):
-                if self._rp_never(&r, col[k]):
-                    return True
-        for k in range(self.waste_n):
-            if self._rp_never(&r, self.waste[k]):
-                return True
-        for k in range(self.stock_n):
-            if self._rp_never(&r, self.stock[k]):
-                return True
-        return False
+            self._rp_offer(r, v & 63, v)
+        self._rp_settle(r)
+
+    cdef inline void _cc_free(self, Relax* r, int v) noexcept:
+        """As ``_CopyCount.free``: one more free copy of ``v``'s card."""
+        cdef int c = v & 63, marks = (v >> 6) & 3
+        if marks == 0:
+            r.both[c] += 1
+        elif marks == 1:  # never to row 0
+            r.only1[c] += 1
+        elif marks == 2:
+            r.only0[c] += 1
+        else:
+            return
+        r.dirty[c & 3] = True
+
+    cdef int _cc_most(self, Relax* r) noexcept:
+        """As ``_CopyCount.most``."""
+        cdef int s, total = 0
+        for s in range(4):
+            if r.dirty[s]:
+                r.dirty[s] = False
+                r.best[s] = self._cc_suit(r, s)
+            total += r.best[s]
+        return total
+
+    cdef int _cc_suit(self, Relax* r, int s) noexcept:
+        """As ``_CopyCount._suit`` (its docstring has the proof)."""
+        cdef int* seq0 = self.seq + s * SEQ
+        cdef int* seq1 = self.seq + (s + 4) * SEQ
+        cdef int* where0 = self.cwhere + s * 64
+        cdef int n0 = self.seq_len[s], n1 = self.seq_len[s + 4], h0 = self.h[s], h1 = self.h[s + 4]
+        if r.caps != NULL:
+            n0 = min(n0, r.caps[s])
+            n1 = min(n1, r.caps[s + 4])
+        cdef int a = 0, b = 0, best = 0, c, spare
+        while h0 + a < n0 and r.both[seq0[h0 + a]] + r.only0[seq0[h0 + a]]:
+            a += 1
+        while True:
+            while h1 + b < n1:
+                c = seq1[h1 + b]
+                spare = r.both[c] + r.only1[c]
+                if h0 <= where0[c] < h0 + a and not r.only0[c]:
+                    spare -= 1  # row 0 takes one of the copies either row may use
+                if spare < 1:
+                    break
+                b += 1
+            if a + b > best:
+                best = a + b
+            if a == 0:
+                return best
+            a -= 1
 
     cdef inline bint _rp_never(self, Relax* r, int v) noexcept:
         """No foundation that may take ``v`` has been taken past it in the generous game."""
@@ -995,6 +1193,8 @@ cdef class ReserveCore(CorePosition):
         cdef int k, f
         cdef uint64_t bit = (<uint64_t>1) << c
         cdef int* fd = self.fd + v * self.nf
+        if r.copies:
+            self._cc_free(r, v)
         for k in range(self.fd_n[v]):
             f = fd[k]
             if not (r.can[f] & bit):
@@ -1036,7 +1236,7 @@ cdef class ReserveCore(CorePosition):
         while r.ntodo:
             r.ntodo -= 1
             f = r.todo[r.ntodo]
-            while r.nd[f] >= 0 and (r.can[f] >> r.nd[f]) & 1:
+            while r.nd[f] >= 0 and (r.can[f] >> r.nd[f]) & 1 and (r.caps == NULL or r.hh[f] < r.caps[f]):
                 c = r.nd[f]
                 r.hh[f] += 1
                 r.nd[f] = self.seq[f * SEQ + r.hh[f]] if r.hh[f] < self.seq_len[f] else -1

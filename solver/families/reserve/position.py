@@ -47,13 +47,16 @@ READS = Reads("the debutante family's DFS position", {
 
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
+INERT = 255  # a card that ``learned_key`` leaves out
 Move = tuple[int, int]
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
 BURIED_DEAD = "buried card: a card can leave its column only after a card it must follow"
 COUNTING_DEAD = ("counting bound: the forty-first card rule; even a generous play-out of the rest of the pack "
                  "fails")
-DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD)
+COPIES_DEAD = ("copy count: the forty-first card rule with each copy of a card serving one foundation; the "
+               "most cards the foundations can hold at some turn leave more cards out than the columns hold")
+DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD, COPIES_DEAD)
 
 
 class ReservePosition:
@@ -123,6 +126,11 @@ class ReservePosition:
         # out, or every redeal would look like a new position and the search never end.
         self.unlimited_redeals = s.redeals < 0
         self.batch_left = 0
+        # Learning (``learned_key``): every turned card placed at once, on columns of limited
+        # size and taking any card, which cards leave only to the foundations.
+        self.learns = (s.turn == "place" and self.slots is not None and not s.batch and not self.refill
+                       and not self.gaps_any_top and not self.suit_sequence and self.interchangeable)
+        self.horizon = 0  # set by ``is_dead``
         self.history: list[Move] = []
         self._undo: list[Any] = []
 
@@ -449,19 +457,68 @@ class ReservePosition:
             out["count"] = min(self.deal_count, len(self.stock))
         return out
 
+    # ------------------------------------------------------------- learning
+
+    def clock(self) -> int:
+        """The stock's length: play turns it down, one card at a time."""
+        return len(self.stock)
+
+    def stuck_horizon(self) -> int:
+        """With no legal move and the stock not empty, its next card can be neither placed nor
+        played: no line gets past this stock length."""
+        return len(self.stock)
+
+    def learned_key(self, horizon: int) -> Any:
+        """What "no line of play gets past stock length ``horizon``" rests on (``dfs``, "Learning").
+
+        A line *gets past* stock length L when it turns the pack's card ``stock[L - 1]`` and
+        places or plays it.  Run the generous game of ``_relaxed_play`` from here through the
+        turns down to stock length L (cards ``stock[L:]``); a column card is *inert* if no
+        foundation that may take it is then past its card.  The key is the stock's length, the
+        foundation heights and the columns (as a multiset) with every inert card written as one
+        symbol, ``INERT``; other cards keep their values (card and marks).
+
+        Claim: if no line from P gets past L and Q has P's key at L, no line from Q does.  Both
+        hold the same stock and, with the same foundations, the same cards out, so the same
+        multiset of inert cards.  Take a line from Q that gets past L, up to that turn.  Its
+        foundation plays happen at stock lengths of at least L, where every foundation is at
+        most as far as in the generous game, so no inert card of Q is played; cards leave
+        columns only to foundations, so each inert card stays where it is.  Match Q's columns
+        to P's by their symbols.  Each move of the line is legal in P on the matched column:
+        the same card (the non-inert cards are the same, in the same places, with the same
+        marks), the same foundation needs, a column of the same length (every column takes
+        any card), the same pack card.  So P has a line that gets past L: a contradiction.
+
+        The search stores "lost with horizon L" only for a position whose every line it has
+        ruled out up to L: its children cover every line (the decision dominance moves a play
+        to a foundation earlier, or keeps a line that never makes it, and either way the line
+        places the same pack cards; a pack card placed where no foundation could ever take it
+        instead goes to one now, which changes no later move; equal columns are one column);
+        the counting bounds' horizon is the turn whose count fails, which no line survives;
+        the other bounds claim nothing (horizon 0).
+        """
+        game = _Generous(self, False)
+        stock = self.stock
+        for t in range(len(stock) - 1, horizon - 1, -1):
+            game.turn(stock[t])
+        hh, where, fdests = game.hh, self.where, self.fdests
+        cols = sorted(bytes(INERT if not _passed(hh, where, fdests, v) else v for v in col) for col in self.cols)
+        return (len(stock), bytes(self.h), b"|".join(cols))
+
     # --------------------------------------------------------------- bounds
 
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
+        self.horizon = 0
         if self.gaps_any_top and self._gap_may_open():
             return None  # both bounds below assume cards leave columns only to foundations
         if self._buried():
+            if self.learns:  # its horizon: the count with the foundations the buried cards stop
+                self._relaxed_play(self._caps())
             return BURIED_DEAD
-        if self._relaxed_play():
-            return COUNTING_DEAD
-        return None
+        return self._relaxed_play()
 
-    def _relaxed_play(self) -> bool:
+    def _relaxed_play(self, caps: list[int] | None = None) -> str | None:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.
 
         The generous game: every pack card is available from its turn on
@@ -470,7 +527,10 @@ class ReservePosition:
         as soon as a foundation that may take it has taken its card.  Each
         foundation is then at least as far on, at every turn, as in any real
         play (playing a card in the generous game never hurts, so playing
-        every playable card at once is its best play).  So:
+        every playable card at once is its best play), and every card a real
+        play has freed by a turn is free by then in the generous game too (the
+        cards above it have gone to foundations, which the generous game has
+        then taken past them too).  So:
 
         - if a foundation cannot be finished even so, the deal is lost, when
           the foundations hold exactly the pack (one row per pack: every one
@@ -481,97 +541,49 @@ class ReservePosition:
           has then taken past it too);
         - with columns of limited size and every turned card placed at once,
           the cards out at each turn must fit in the columns' places, or it
-          is lost.  Cards out = cards seen (in columns, or turned so far)
-          minus those that can have left.  A copy leaves only to a
+          is lost (``COUNTING_DEAD``).  Cards out = cards seen (in columns, or
+          turned so far) minus those that can have left.  A copy leaves only to a
           foundation, one copy per foundation, so the copies of a card that
           can have left number at most the copies seen and at most the
           foundations the generous game has taken past that card since now
           (a copy marked for one row only is counted as free to go to
           either, which is generous, so still sound): the second copy of a
           card stays out until its other foundation gets there too.
+        - the same count with the copies kept apart (``_copy_count``, for two
+          rows of foundations: ``COPIES_DEAD``): at each turn, at most
+          ``_copy_count`` cards can have gone to the foundations since now,
+          however the copies free by then (in the generous game, so at least
+          every copy free in a real play) are shared out between a suit's two
+          foundations, each copy serving one foundation that it may go to; the
+          cards seen minus that many must fit in the columns' places.  With the
+          foundations holding exactly the pack, the copies free at the end must
+          also be able to finish every foundation.
+
+        ``caps`` (from ``_caps``): foundation ``f`` never takes its card ``seq[f][caps[f]]``; the
+        generous game and the copy count stop it there, and remain as generous as any real play.
         """
-        seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
-        cols, fifo = self.cols, self.fifo
-        hh = self.h[:]
-        need = self.need[:]
-        can = [bytearray(64) for _ in range(nf)]  # cards foundation f could take by now
-        left = [len(col) for col in cols]  # cards still in each column (for exposure)
-        by_card: dict[int, list[int]] = {}  # card -> columns showing it
-        todo: list[int] = []  # foundations that may move on
-        seen = 0  # copies seen: in columns, or turned so far
-        gone = 0  # most copies that can have left, summed over cards
-        seen_of = [0] * 64  # copies of each card seen
-        passed = [0] * 64  # foundations taken past each card since now
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
-
-        def see(c: int) -> None:
-            nonlocal seen, gone
-            seen += 1
-            seen_of[c] += 1
-            if seen_of[c] <= passed[c]:
-                gone += 1
-
-        def offer(c: int, v: int) -> None:
-            for f in fdests[v]:
-                if not can[f][c]:
-                    can[f][c] = 1
-                    if need[f] == c:
-                        todo.append(f)
-
-        def expose(i: int) -> None:
-            while left[i]:
-                col = cols[i]
-                v = col[len(col) - left[i]] if fifo else col[left[i] - 1]
-                c = v & 63
-                offer(c, v)
-                if any(hh[f] > where[f][v] for f in fdests[v]):
-                    left[i] -= 1  # a copy of its card was played already: let it go too
-                    continue
-                by_card.setdefault(c, []).append(i)
-                return
-
-        def settle() -> None:
-            nonlocal gone
-            while todo:
-                f = todo.pop()
-                s, cf = seq[f], can[f]
-                while need[f] >= 0 and cf[need[f]]:
-                    c = need[f]
-                    hh[f] += 1
-                    need[f] = s[hh[f]] if hh[f] < len(s) else -1
-                    passed[c] += 1
-                    if passed[c] <= seen_of[c]:
-                        gone += 1
-                    for i in by_card.pop(c, ()):
-                        left[i] -= 1
-                        expose(i)
-
-        if check_room:
-            for col in cols:
-                for v in col:
-                    see(v & 63)
-        for i in range(len(cols)):
-            expose(i)
-        for v in self.waste:
-            offer(v & 63, v)
-        settle()
+        game = _Generous(self, check_room, caps)
         slots = self.slots or 0
         stock = self.stock
         for t in range(len(stock) - 1, -1, -1):
-            v = stock[t]  # marked if it was committed in the waste before a redeal
-            c = v & 63
-            offer(c, v)
+            game.turn(stock[t])  # marked if it was committed in the waste before a redeal
             if check_room:
-                see(c)
-                settle()
-                if seen - gone > slots:
-                    return True
-            else:
-                settle()
+                if game.seen - game.gone > slots:
+                    self.horizon = t + 1
+                    return COUNTING_DEAD
+                if game.copies is not None and game.seen - game.copies.most() > slots:
+                    self.horizon = t + 1
+                    return COPIES_DEAD
         if self.exact:
-            return any(k >= 0 for k in need)
-        left = [v for col in cols for v in col] + self.waste + stock
-        return any(all(where[f][v] >= hh[f] for f in fdests[v]) for v in left)
+            if any(k >= 0 for k in game.need):
+                return COUNTING_DEAD
+            if game.copies is not None and game.copies.most() < self.total - self.placed:
+                return COPIES_DEAD
+            return None
+        hh, where, fdests = game.hh, self.where, self.fdests
+        left = [v for col in self.cols for v in col] + self.waste + stock
+        return COUNTING_DEAD if any(all(where[f][v] >= hh[f] for f in fdests[v]) for v in left) else None
 
     def _buried(self) -> bool:
         """A card that can leave its column only after a card it must follow.
@@ -602,6 +614,32 @@ class ReservePosition:
                 if stuck:
                     return True
         return False
+
+    def _caps(self) -> list[int]:
+        """Where the buried cards stop each foundation (``_buried``): ``caps[f]`` is the place in
+        ``f``'s order of the first card ``f`` can never take, or NEVER.
+
+        A buried card y never leaves its column; so a card of which every copy not yet on a
+        foundation is behind y never leaves either, and a foundation that needs such a card
+        (before y, which is why y is buried) never gets past it.
+        """
+        rem, where, h, seq = self.rem, self.where, self.h, self.seq
+        caps = [NEVER] * self.nf
+        for col in self.cols:
+            order = col if self.fifo else col[::-1]  # the order cards can leave in
+            for j in range(len(order) - 1):
+                y = order[j]
+                behind = [v & 63 for v in order[j + 1:]]
+                blocks = {}  # foundation -> the first place before y's whose card is all behind y
+                for f in self.fdests[y]:
+                    if where[f][y] < h[f]:
+                        continue
+                    blocks[f] = next((i for i in range(h[f], where[f][y])
+                                      if behind.count(seq[f][i]) >= rem[seq[f][i]]), None)
+                if None not in blocks.values():  # y is buried
+                    for f, i in blocks.items():
+                        caps[f] = min(caps[f], i)
+        return caps
 
     def _gap_may_open(self) -> bool:
         """Whether a gap may ever open: an empty column while the pack is empty, which
@@ -660,6 +698,166 @@ class ReservePosition:
                         return True
                     offer(top(i))
         return False
+
+
+class _Generous:
+    """The generous game of ``_relaxed_play`` (its docstring has the rules and the proof), step by
+    step: made at the position (its columns exposed, its waste offered, the foundations settled),
+    then ``turn(v)`` for each pack card in turn order.  ``hh`` and ``need`` are the foundations
+    of the generous game; with ``count``, ``seen`` and ``gone`` the cards seen and the most that
+    can have left, and ``copies`` the copy count (two rows of foundations) or None.
+
+    The order of the steps matters (a column card is let go when any foundation takes its card,
+    in ``settle``, but when exposed only if a foundation it may go to is past it, in ``expose``),
+    and the compiled twin keeps it exactly.
+    """
+
+    def __init__(self, pos: ReservePosition, count: bool, caps: list[int] | None = None):
+        self.pos = pos
+        self.count = count
+        self.caps = caps or [NEVER] * pos.nf
+        self.hh = pos.h[:]
+        self.need = pos.need[:]
+        self.can = [bytearray(64) for _ in range(pos.nf)]  # cards foundation f could take by now
+        self.left = [len(col) for col in pos.cols]  # cards still in each column (for exposure)
+        self.by_card: dict[int, list[int]] = {}  # card -> columns showing it
+        self.todo: list[int] = []  # foundations that may move on
+        self.seen = 0  # copies seen: in columns, or turned so far
+        self.gone = 0  # most copies that can have left, summed over cards
+        self.seen_of = [0] * 64  # copies of each card seen
+        self.passed = [0] * 64  # foundations taken past each card since now
+        self.copies = _CopyCount(pos, self.caps) if pos.nf == 8 else None
+        if count:
+            for col in pos.cols:
+                for v in col:
+                    self._see(v & 63)
+        for i in range(len(pos.cols)):
+            self._expose(i)
+        for v in pos.waste:
+            self._offer(v & 63, v)
+        self._settle()
+
+    def turn(self, v: int) -> None:
+        """The pack's next card ``v`` is turned."""
+        c = v & 63
+        self._offer(c, v)
+        if self.count:
+            self._see(c)
+        self._settle()
+
+    def _see(self, c: int) -> None:
+        self.seen += 1
+        self.seen_of[c] += 1
+        if self.seen_of[c] <= self.passed[c]:
+            self.gone += 1
+
+    def _offer(self, c: int, v: int) -> None:
+        if self.copies is not None:
+            self.copies.free(v)
+        for f in self.pos.fdests[v]:
+            if not self.can[f][c]:
+                self.can[f][c] = 1
+                if self.need[f] == c:
+                    self.todo.append(f)
+
+    def _expose(self, i: int) -> None:
+        pos, left = self.pos, self.left
+        col = pos.cols[i]
+        while left[i]:
+            v = col[len(col) - left[i]] if pos.fifo else col[left[i] - 1]
+            c = v & 63
+            self._offer(c, v)
+            if _passed(self.hh, pos.where, pos.fdests, v):
+                left[i] -= 1  # a copy of its card was played already: let it go too
+                continue
+            self.by_card.setdefault(c, []).append(i)
+            return
+
+    def _settle(self) -> None:
+        seq, hh, need, caps = self.pos.seq, self.hh, self.need, self.caps
+        while self.todo:
+            f = self.todo.pop()
+            s, cf = seq[f], self.can[f]
+            while need[f] >= 0 and cf[need[f]] and hh[f] < caps[f]:
+                c = need[f]
+                hh[f] += 1
+                need[f] = s[hh[f]] if hh[f] < len(s) else -1
+                self.passed[c] += 1
+                if self.passed[c] <= self.seen_of[c]:
+                    self.gone += 1
+                for i in self.by_card.pop(c, ()):
+                    self.left[i] -= 1
+                    self._expose(i)
+
+
+class _CopyCount:
+    """The most cards that can go to the foundations from now on, copy by copy (``_relaxed_play``).
+
+    For two rows of foundations: suit ``s`` has foundations ``s`` (row 0) and ``s + 4`` (row 1),
+    each taking its next cards in order, one copy each.  ``free(v)`` makes one copy of value
+    ``v``'s card free; a copy marked never to go to one row (bit ``6 + row``) may serve only the
+    other.  ``most()`` is the sum over the suits of the largest ``a + b`` such that row 0's next
+    ``a`` cards and row 1's next ``b`` cards can each be given a free copy that may go there, no
+    copy given twice.  Each foundation's next cards are distinct cards, so a card is wanted at
+    most once by each row; it is wanted by both exactly when it lies in both prefixes, and then
+    needs two copies, one for each row.  Proof of the search below: for a fixed ``a`` the
+    feasible ``b`` form a prefix (dropping a card of row 1's prefix frees nothing row 0 needs),
+    and shortening row 0's prefix only frees copies, so the longest ``b`` grows as ``a``
+    shrinks: one pass of ``a`` down from its longest and ``b`` up gives the maximum.  Row 0's
+    cards take a copy that only row 0 may use when there is one, which leaves row 1 the most.
+    """
+
+    def __init__(self, pos: ReservePosition, caps: list[int]):
+        self.pos = pos
+        self.caps = caps  # foundation f takes no card from its place caps[f] on (``_caps``)
+        self.both = [0] * 64  # free copies that may go to either row
+        self.only = ([0] * 64, [0] * 64)  # free copies that may go to row 0 only, row 1 only
+        self.best = [0] * 4
+        self.dirty = [False] * 4
+        for s in range(4):
+            self.best[s] = self._suit(s)
+
+    def free(self, v: int) -> None:
+        c, marks = v & 63, (v >> 6) & 3
+        if marks == 0:
+            self.both[c] += 1
+        elif marks == 1:  # never to row 0
+            self.only[1][c] += 1
+        elif marks == 2:
+            self.only[0][c] += 1
+        else:
+            return  # may go nowhere
+        self.dirty[c & 3] = True
+
+    def most(self) -> int:
+        for s in range(4):
+            if self.dirty[s]:
+                self.dirty[s] = False
+                self.best[s] = self._suit(s)
+        return sum(self.best)
+
+    def _suit(self, s: int) -> int:
+        pos, both, only0, only1 = self.pos, self.both, self.only[0], self.only[1]
+        seq0, seq1, h0, h1 = pos.seq[s], pos.seq[s + 4], pos.h[s], pos.h[s + 4]
+        end0, end1 = min(len(seq0), self.caps[s]), min(len(seq1), self.caps[s + 4])
+        where0 = pos.where[s]
+        a = 0
+        while h0 + a < end0 and both[seq0[h0 + a]] + only0[seq0[h0 + a]]:
+            a += 1
+        b = best = 0
+        while True:
+            while h1 + b < end1:
+                c = seq1[h1 + b]
+                spare = both[c] + only1[c]
+                if h0 <= where0[c] < h0 + a and not only0[c]:
+                    spare -= 1  # row 0 takes one of the copies either row may use
+                if spare < 1:
+                    break
+                b += 1
+            best = max(best, a + b)
+            if a == 0:
+                return best
+            a -= 1
 
 
 def _passed(hh: list[int], where: list[list[int]], fdests: list[tuple[int, ...]], v: int) -> bool:

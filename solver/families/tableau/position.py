@@ -183,6 +183,8 @@ class _Here(NamedTuple):
 class TableauPosition:
     """A deal of a tableau game, mutable, with an undo stack."""
 
+    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
     def __init__(self, layout: Any, deal: dict[str, list[int]]):
         READS.check(layout)
         t, st, fo, res = layout.tableau, layout.stock, layout.foundations, layout.reserve
