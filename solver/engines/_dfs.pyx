@@ -352,7 +352,7 @@ cdef struct Frame:
 
 cdef enum:
     NO_CHILD = 1 << 30  # as ``dfs.NO_CHILD``
-    PROBES = 64          # as ``dfs.PROBES``
+    PROBES = 4          # as ``dfs.PROBES``
     CLOCKS = 256        # learning stops at clocks from here up
 
 
@@ -612,8 +612,10 @@ cdef class Search:
         cdef int horizon = fr.horizon, n, clock, k
         cdef uint64_t h
         self.line[fr.line_slot] = 0  # the last key in: clearing its slot is a removal
-        if horizon == NO_CHILD:
-            horizon = self.pos.c_stuck_horizon() if self.learns else 0
+        if self.learns:  # no later than the position's own: see ``exhaust`` in ``dfs``
+            horizon = min(horizon, self.pos.c_stuck_horizon())
+        elif horizon == NO_CHILD:
+            horizon = 0
         self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash, horizon)
         if horizon:
             n = self._learned_key(horizon)

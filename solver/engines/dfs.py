@@ -131,7 +131,7 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None) -> Outcome:
+        progress: Progress | None = None, on_learned: Callable[[Position], None] | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
@@ -139,7 +139,8 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
-    clock is read every 1024 nodes, as for the timeout.
+    clock is read every 1024 nodes, as for the timeout.  ``on_learned``, if given, is called with
+    the position at each cut by a learned key (for tests).
     """
     limits = limits or Limits()
     start = time.perf_counter()
@@ -216,6 +217,8 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             return False
         if learns and (horizon := learned_horizon()):
             learned_cuts += 1
+            if on_learned is not None:
+                on_learned(pos)
             table.add(key, horizon)
             lost_child(horizon, pushed)
             return False
@@ -231,8 +234,10 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         """The top frame has no move left: its key joins the table; back to its parent."""
         moves, pushed, key, horizon = stack.pop()
         on_line.discard(key)
-        if horizon == NO_CHILD:
-            horizon = pos.stuck_horizon() if learns else 0
+        if learns:  # a claim about lines past the clock's own point would be no claim
+            horizon = min(horizon, pos.stuck_horizon())
+        elif horizon == NO_CHILD:
+            horizon = 0
         table.add(key, horizon)
         if horizon:
             learned.add((horizon, pos.learned_key(horizon)))

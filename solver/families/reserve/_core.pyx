@@ -59,7 +59,7 @@ cdef enum:
     C_COMMIT = -4
     C_FOUND = 1000
     INERT = 255    # as the reference's INERT
-    NEVER = 1 << 20  # a foundation's cap where nothing stops it
+    ALL_LINES = 255  # as the reference's ALL_LINES
     SEQ = 16       # room per foundation in ``seq`` and ``pmask`` (at most 13 cards, and one past)
     VALUES = 256   # card values: card | marks << 6
     MAXF = 64      # foundations at most (16 rows)
@@ -112,7 +112,6 @@ cdef struct Relax:
     int only1[64]    # ... to row 1 only
     int best[4]      # per suit, the most cards its two foundations can take
     bint dirty[4]    # best[s] is stale
-    int* caps        # NULL, or per foundation the place of the first card it never takes (``_caps``)
 
 
 @cython.final
@@ -155,6 +154,8 @@ cdef class ReserveCore(CorePosition):
     cdef int* rp_ints           # _relaxed_play's arrays (hh, nd, left, nxt, todo)
     cdef uint64_t* rp_can
     cdef unsigned char* lk      # write_learned_key's columns
+    cdef unsigned char* snap    # the generous game's heights at each stock length (``_relaxed_play``)
+    cdef bint snap_ok           # snap holds this position's generous game to the end (set by dead)
 
     def __init__(self, ref not None):
         if not isinstance(ref, ReservePosition):
@@ -210,6 +211,7 @@ cdef class ReserveCore(CorePosition):
         free(self.rp_ints)
         free(self.rp_can)
         free(self.lk)
+        free(self.snap)
 
     # ------------------------------------------------------------ setup
 
@@ -288,6 +290,7 @@ cdef class ReserveCore(CorePosition):
         self.rp_ints = <int*>self._alloc(2 * self.nf + 2 * self.ncols + 64 * self.nf, sizeof(int))
         self.rp_can = <uint64_t*>self._alloc(self.nf, sizeof(uint64_t))
         self.lk = <unsigned char*>self._alloc(self.ncols * self.stride, 1)
+        self.snap = <unsigned char*>self._alloc((self.total + 1) * self.nf, 1)
 
     # ------------------------------------------------------------ helpers
 
@@ -423,19 +426,23 @@ cdef class ReserveCore(CorePosition):
         return n > 1 or (n == 1 and not (self.refill and self.stock_n))
 
     cdef int _decision(self, int* out) noexcept:
-        """As ``_decision``: the options of the first available card a foundation takes now,
-        written to ``out``; their count (0: no decision)."""
-        cdef int i, n
+        """As ``_decision``: the options of the available card of least value that a foundation
+        takes now (the first such column for equal values), written to ``out``; their count (0:
+        no decision)."""
+        cdef int i, v, src = 0, best = VALUES
+        cdef int acc[MAXF]
         if self.batch_left:
             return 0
         for i in range(self.ncols):
-            if self._decides(i) and self._wanted(self._top(i)):
-                n = self._decide(i, self._top(i), out)
-                if n:
-                    return n
+            if self._decides(i):
+                v = self._top(i)
+                if v < best and self._wanted(v) and self._accepting(v, acc):
+                    best, src = v, i
         if self.turn == T_WASTE and self.waste_n:
-            return self._decide(C_WASTE, self.waste[self.waste_n - 1], out)
-        return 0
+            v = self.waste[self.waste_n - 1]
+            if v < best and self._accepting(v, acc):
+                best, src = v, C_WASTE
+        return 0 if best == VALUES else self._decide(src, best, out)
 
     cdef inline int _decide(self, int src, int v, int* out) noexcept:
         cdef int acc[MAXF]
@@ -637,6 +644,7 @@ cdef class ReserveCore(CorePosition):
         cdef int src = msrc(move), dst = mdst(move), n, j, v, f
         cdef int undo = self.batch_left
         cdef unsigned char* p
+        self.snap_ok = False
         self._check(src, dst)
         if dst == C_ROW:
             n = min(self.ncols, self.stock_n)
@@ -731,6 +739,7 @@ cdef class ReserveCore(CorePosition):
         cdef int undo = int_stack_pop(&self.undo)
         cdef int src = msrc(move), dst = mdst(move), j, v, f, n
         cdef unsigned char* p
+        self.snap_ok = False
         if dst == C_ROW:
             for j in range(undo - 1, -1, -1):
                 self.col_len[j] -= 1
@@ -835,23 +844,31 @@ cdef class ReserveCore(CorePosition):
         (length, values), so that equal multisets give equal bytes."""
         cdef Relax r
         cdef int t, i, k, j, n, p, v, a, b, m, f
+        cdef bint shown
         cdef int order[MAXC]
         cdef unsigned char* col
         cdef unsigned char* out
         cdef unsigned char* lk = self.lk
-        r.caps = NULL
-        self._rp_start(&r, False, False)
-        for t in range(self.stock_n - 1, horizon - 1, -1):
-            v = self.stock[t]
-            self._rp_offer(&r, v & 63, v)
-            if r.ntodo:
-                self._rp_settle(&r)
-        for i in range(self.ncols):  # the columns, inert cards written INERT, into ``lk``
+        cdef int* hh = self.rp_ints
+        horizon = min(horizon, self.stock_n)
+        if self.snap_ok:  # the heights of ``dead``'s generous game, which is the same game
+            for f in range(self.nf):
+                hh[f] = self.snap[horizon * self.nf + f]
+        else:
+            self._rp_start(&r, False, False)
+            for t in range(self.stock_n - 1, horizon - 1, -1):
+                v = self.stock[t]
+                self._rp_offer(&r, v & 63, v)
+                if r.ntodo:
+                    self._rp_settle(&r)
+        for i in range(self.ncols):  # the columns, hidden cards written INERT, into ``lk``
             col = self.colbuf + i * self.stride
             out = lk + i * self.stride
-            for k in range(self.col_len[i]):
+            shown = False
+            for k in range(self.col_len[i]):  # from the card that leaves last
                 v = col[k]
-                out[k] = v if self._passed(r.hh, v) else INERT
+                shown = shown or self.rem[v & 63] == 1 or self._passed(hh, v)
+                out[k] = v if shown else INERT
             order[i] = i
         for i in range(1, self.ncols):  # insertion sort by (length, values)
             a = order[i]
@@ -882,16 +899,14 @@ cdef class ReserveCore(CorePosition):
 
     cdef int dead(self) except -1:
         """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 0 none."""
-        cdef int caps[MAXF]
         self.horizon = 0
+        self.snap_ok = False
         if self.gaps_any_top and self._gap_may_open():
             return 0
         if self._buried():
-            if self.learns:  # its horizon: the count with the foundations the buried cards stop
-                self._caps(caps)
-                self._relaxed_play(caps)
+            self.horizon = ALL_LINES
             return 1
-        return self._relaxed_play(NULL)
+        return self._relaxed_play()
 
     cdef bint _buried(self) noexcept:
         """As ``_buried`` (its docstring has the proof): a card that can leave its column only
@@ -989,51 +1004,7 @@ cdef class ReserveCore(CorePosition):
         for k in range(self.fd_n[v]):
             self.rp_can[self.fd[v * self.nf + k]] |= (<uint64_t>1) << (v & 63)
 
-    cdef void _caps(self, int* caps) noexcept:
-        """As ``_caps`` (its docstring has the proof): where the buried cards stop each foundation
-        (NEVER: nowhere)."""
-        cdef int i, j, k, f, n, wy, y, c, q, first
-        cdef int cnt[64]
-        cdef int blocks[MAXF]
-        cdef unsigned char* col
-        cdef bint stuck
-        for f in range(self.nf):
-            caps[f] = NEVER
-        memset(cnt, 0, sizeof(cnt))
-        for i in range(self.ncols):
-            n = self.col_len[i]
-            col = self.colbuf + i * self.stride
-            for j in range(n - 1):  # the j-th card to leave; the ones after it are behind
-                y = col[j] if self.fifo else col[n - 1 - j]
-                for k in range(j + 1, n):
-                    cnt[(col[k] if self.fifo else col[n - 1 - k]) & 63] += 1
-                stuck = True
-                for k in range(self.fd_n[y]):
-                    f = self.fd[y * self.nf + k]
-                    wy = self.fdw[y * self.nf + k]
-                    blocks[k] = -1
-                    if wy < self.h[f]:
-                        continue
-                    first = -1
-                    for q in range(self.h[f], wy):
-                        c = self.seq[f * SEQ + q]
-                        if cnt[c] and cnt[c] >= self.rem[c]:
-                            first = q
-                            break
-                    if first < 0:
-                        stuck = False
-                        break
-                    blocks[k] = first
-                if stuck:
-                    for k in range(self.fd_n[y]):
-                        if blocks[k] >= 0:
-                            f = self.fd[y * self.nf + k]
-                            if blocks[k] < caps[f]:
-                                caps[f] = blocks[k]
-                for k in range(j + 1, n):
-                    cnt[(col[k] if self.fifo else col[n - 1 - k]) & 63] = 0
-
-    cdef int _relaxed_play(self, int* caps) noexcept:
+    cdef int _relaxed_play(self) noexcept:
         """As ``_relaxed_play`` (its docstring has the proof): play a generous version of the rest
         of the game; if even it fails, so does the deal: 2 (``COUNTING_DEAD``) or 3
         (``COPIES_DEAD``), else 0.  The same steps in the same order as the reference (``see``,
@@ -1042,8 +1013,10 @@ cdef class ReserveCore(CorePosition):
         cdef int f, i, k, t, v, c
         cdef bint check_room = self.slots >= 0 and self.turn == T_PLACE and not self.batch_size
         cdef unsigned char* col
-        r.caps = caps
+        cdef bint snap = self.learns
         self._rp_start(&r, check_room, self.nf == 8)
+        if snap:
+            self._snap(&r, self.stock_n)
         for t in range(self.stock_n - 1, -1, -1):
             v = self.stock[t]  # marked if it was committed in the waste before a redeal
             c = v & 63
@@ -1060,6 +1033,9 @@ cdef class ReserveCore(CorePosition):
                     return 3
             elif r.ntodo:
                 self._rp_settle(&r)
+            if snap:
+                self._snap(&r, t)
+        self.snap_ok = snap  # kept for ``write_learned_key`` until the next move
         if self.exact:  # every foundation must be finished
             for f in range(self.nf):
                 if r.nd[f] >= 0:
@@ -1080,6 +1056,12 @@ cdef class ReserveCore(CorePosition):
             if self._rp_never(&r, self.stock[k]):
                 return 2
         return 0
+
+    cdef inline void _snap(self, Relax* r, int t) noexcept:
+        """The generous heights when the stock has ``t`` cards left, into ``snap``."""
+        cdef int f
+        for f in range(self.nf):
+            self.snap[t * self.nf + f] = r.hh[f]
 
     cdef void _rp_start(self, Relax* r, bint count, bint copies) noexcept:
         """As ``_Generous.__init__``: the generous game made at this position (``count``: seen
@@ -1150,9 +1132,6 @@ cdef class ReserveCore(CorePosition):
         cdef int* seq1 = self.seq + (s + 4) * SEQ
         cdef int* where0 = self.cwhere + s * 64
         cdef int n0 = self.seq_len[s], n1 = self.seq_len[s + 4], h0 = self.h[s], h1 = self.h[s + 4]
-        if r.caps != NULL:
-            n0 = min(n0, r.caps[s])
-            n1 = min(n1, r.caps[s + 4])
         cdef int a = 0, b = 0, best = 0, c, spare
         while h0 + a < n0 and r.both[seq0[h0 + a]] + r.only0[seq0[h0 + a]]:
             a += 1
@@ -1236,7 +1215,7 @@ cdef class ReserveCore(CorePosition):
         while r.ntodo:
             r.ntodo -= 1
             f = r.todo[r.ntodo]
-            while r.nd[f] >= 0 and (r.can[f] >> r.nd[f]) & 1 and (r.caps == NULL or r.hh[f] < r.caps[f]):
+            while r.nd[f] >= 0 and (r.can[f] >> r.nd[f]) & 1:
                 c = r.nd[f]
                 r.hh[f] += 1
                 r.nd[f] = self.seq[f * SEQ + r.hh[f]] if r.hh[f] < self.seq_len[f] else -1

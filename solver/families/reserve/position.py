@@ -48,6 +48,7 @@ READS = Reads("the debutante family's DFS position", {
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
 INERT = 255  # a card that ``learned_key`` leaves out
+ALL_LINES = 255  # a horizon no line gets past: a position with a buried card (``learned_key``)
 Move = tuple[int, int]
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
@@ -128,8 +129,8 @@ class ReservePosition:
         self.batch_left = 0
         # Learning (``learned_key``): every turned card placed at once, on columns of limited
         # size and taking any card, which cards leave only to the foundations.
-        self.learns = (s.turn == "place" and self.slots is not None and not s.batch and not self.refill
-                       and not self.gaps_any_top and not self.suit_sequence and self.interchangeable)
+        self.learns = (s.turn == "place" and r.capacity in (1, 2) and not self.fifo and not s.batch
+                       and not self.refill and not self.gaps_any_top and not self.suit_sequence)
         self.horizon = 0  # set by ``is_dead``
         self.history: list[Move] = []
         self._undo: list[Any] = []
@@ -183,7 +184,9 @@ class ReservePosition:
         return len(col) > 1 or (bool(col) and not (self.refill and self.stock))
 
     def _decision(self) -> list[Move] | None:
-        """The options of the first available card that a foundation takes now.
+        """The options of the available card of least value that a foundation takes now (the
+        first such column, for equal values: the choice depends on the cards, not on where the
+        columns stand, which ``learned_key`` needs).
 
         The card goes to such a foundation now, or (``COMMIT``) is marked
         never to go to any of them.  See the module docstring for why.
@@ -193,14 +196,18 @@ class ReservePosition:
         available = [(i, col[0] if self.fifo else col[-1]) for i, col in enumerate(self.cols) if self._decides(col)]
         if self.turn == "waste" and self.waste:
             available.append((WASTE, self.waste[-1]))
+        best: tuple[int, int] | None = None
         for src, v in available:
-            acc = self._accepting(v)
-            if acc:
-                moves = [(src, FOUND + f) for f in acc]
-                if len(self._open(v)) > len(acc):
-                    moves.append((src, COMMIT))
-                return moves
-        return None
+            if (best is None or v < best[1]) and self._accepting(v):
+                best = (src, v)
+        if best is None:
+            return None
+        src, v = best
+        acc = self._accepting(v)
+        moves = [(src, FOUND + f) for f in acc]
+        if len(self._open(v)) > len(acc):
+            moves.append((src, COMMIT))
+        return moves
 
     # ------------------------------------------------------- the interface
 
@@ -499,11 +506,17 @@ class ReservePosition:
         """
         game = _Generous(self, False)
         stock = self.stock
-        for t in range(len(stock) - 1, horizon - 1, -1):
+        for t in range(len(stock) - 1, min(horizon, len(stock)) - 1, -1):
             game.turn(stock[t])
-        hh, where, fdests = game.hh, self.where, self.fdests
-        cols = sorted(bytes(INERT if not _passed(hh, where, fdests, v) else v for v in col) for col in self.cols)
-        return (len(stock), bytes(self.h), b"|".join(cols))
+        hh, where, fdests, rem = game.hh, self.where, self.fdests, self.rem
+        cols = []
+        for col in self.cols:
+            shown, out = False, []
+            for v in col:  # from the card that leaves last: a card in front of a shown card is shown
+                shown = shown or rem[v & 63] == 1 or _passed(hh, where, fdests, v)
+                out.append(v if shown else INERT)
+            cols.append(bytes(out))
+        return (len(stock), bytes(self.h), b"|".join(sorted(cols)))
 
     # --------------------------------------------------------------- bounds
 
@@ -513,12 +526,11 @@ class ReservePosition:
         if self.gaps_any_top and self._gap_may_open():
             return None  # both bounds below assume cards leave columns only to foundations
         if self._buried():
-            if self.learns:  # its horizon: the count with the foundations the buried cards stop
-                self._relaxed_play(self._caps())
+            self.horizon = ALL_LINES  # the claim of ``learned_key``: every line reaches a buried card
             return BURIED_DEAD
         return self._relaxed_play()
 
-    def _relaxed_play(self, caps: list[int] | None = None) -> str | None:
+    def _relaxed_play(self) -> str | None:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.
 
         The generous game: every pack card is available from its turn on
@@ -558,12 +570,9 @@ class ReservePosition:
           cards seen minus that many must fit in the columns' places.  With the
           foundations holding exactly the pack, the copies free at the end must
           also be able to finish every foundation.
-
-        ``caps`` (from ``_caps``): foundation ``f`` never takes its card ``seq[f][caps[f]]``; the
-        generous game and the copy count stop it there, and remain as generous as any real play.
         """
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
-        game = _Generous(self, check_room, caps)
+        game = _Generous(self, check_room)
         slots = self.slots or 0
         stock = self.stock
         for t in range(len(stock) - 1, -1, -1):
@@ -614,32 +623,6 @@ class ReservePosition:
                 if stuck:
                     return True
         return False
-
-    def _caps(self) -> list[int]:
-        """Where the buried cards stop each foundation (``_buried``): ``caps[f]`` is the place in
-        ``f``'s order of the first card ``f`` can never take, or NEVER.
-
-        A buried card y never leaves its column; so a card of which every copy not yet on a
-        foundation is behind y never leaves either, and a foundation that needs such a card
-        (before y, which is why y is buried) never gets past it.
-        """
-        rem, where, h, seq = self.rem, self.where, self.h, self.seq
-        caps = [NEVER] * self.nf
-        for col in self.cols:
-            order = col if self.fifo else col[::-1]  # the order cards can leave in
-            for j in range(len(order) - 1):
-                y = order[j]
-                behind = [v & 63 for v in order[j + 1:]]
-                blocks = {}  # foundation -> the first place before y's whose card is all behind y
-                for f in self.fdests[y]:
-                    if where[f][y] < h[f]:
-                        continue
-                    blocks[f] = next((i for i in range(h[f], where[f][y])
-                                      if behind.count(seq[f][i]) >= rem[seq[f][i]]), None)
-                if None not in blocks.values():  # y is buried
-                    for f, i in blocks.items():
-                        caps[f] = min(caps[f], i)
-        return caps
 
     def _gap_may_open(self) -> bool:
         """Whether a gap may ever open: an empty column while the pack is empty, which
@@ -712,10 +695,9 @@ class _Generous:
     and the compiled twin keeps it exactly.
     """
 
-    def __init__(self, pos: ReservePosition, count: bool, caps: list[int] | None = None):
+    def __init__(self, pos: ReservePosition, count: bool):
         self.pos = pos
         self.count = count
-        self.caps = caps or [NEVER] * pos.nf
         self.hh = pos.h[:]
         self.need = pos.need[:]
         self.can = [bytearray(64) for _ in range(pos.nf)]  # cards foundation f could take by now
@@ -726,7 +708,7 @@ class _Generous:
         self.gone = 0  # most copies that can have left, summed over cards
         self.seen_of = [0] * 64  # copies of each card seen
         self.passed = [0] * 64  # foundations taken past each card since now
-        self.copies = _CopyCount(pos, self.caps) if pos.nf == 8 else None
+        self.copies = _CopyCount(pos) if pos.nf == 8 else None
         if count:
             for col in pos.cols:
                 for v in col:
@@ -774,11 +756,11 @@ class _Generous:
             return
 
     def _settle(self) -> None:
-        seq, hh, need, caps = self.pos.seq, self.hh, self.need, self.caps
+        seq, hh, need = self.pos.seq, self.hh, self.need
         while self.todo:
             f = self.todo.pop()
             s, cf = seq[f], self.can[f]
-            while need[f] >= 0 and cf[need[f]] and hh[f] < caps[f]:
+            while need[f] >= 0 and cf[need[f]]:
                 c = need[f]
                 hh[f] += 1
                 need[f] = s[hh[f]] if hh[f] < len(s) else -1
@@ -807,9 +789,8 @@ class _CopyCount:
     cards take a copy that only row 0 may use when there is one, which leaves row 1 the most.
     """
 
-    def __init__(self, pos: ReservePosition, caps: list[int]):
+    def __init__(self, pos: ReservePosition):
         self.pos = pos
-        self.caps = caps  # foundation f takes no card from its place caps[f] on (``_caps``)
         self.both = [0] * 64  # free copies that may go to either row
         self.only = ([0] * 64, [0] * 64)  # free copies that may go to row 0 only, row 1 only
         self.best = [0] * 4
@@ -839,14 +820,13 @@ class _CopyCount:
     def _suit(self, s: int) -> int:
         pos, both, only0, only1 = self.pos, self.both, self.only[0], self.only[1]
         seq0, seq1, h0, h1 = pos.seq[s], pos.seq[s + 4], pos.h[s], pos.h[s + 4]
-        end0, end1 = min(len(seq0), self.caps[s]), min(len(seq1), self.caps[s + 4])
         where0 = pos.where[s]
         a = 0
-        while h0 + a < end0 and both[seq0[h0 + a]] + only0[seq0[h0 + a]]:
+        while h0 + a < len(seq0) and both[seq0[h0 + a]] + only0[seq0[h0 + a]]:
             a += 1
         b = best = 0
         while True:
-            while h1 + b < end1:
+            while h1 + b < len(seq1):
                 c = seq1[h1 + b]
                 spare = both[c] + only1[c]
                 if h0 <= where0[c] < h0 + a and not only0[c]:
