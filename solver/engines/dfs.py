@@ -32,10 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..families import AnyLayout
-from ..families.base import Position, solution_json
+from ..families import AnyLayout, family_of
+from ..families.base import Position, slack, solution_json
 from ..limits import Limits
-from ..result import EngineRun, Verdict
+from ..result import BOUND, SEARCH, EngineRun, Verdict, bound_name
 from .core import start_position
 
 # Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
@@ -62,6 +62,9 @@ class Outcome:
     seconds: float = 0.0
     table_size: int = 0
     evictions: int = 0
+    max_depth: int = 0  # the most pushes (moves, forced moves, decisions) from the start of any position entered
+    deepest: list[Any] = field(default_factory=list)  # the pushes that first reached ``max_depth``
+    cuts: dict[str, int] = field(default_factory=dict)  # positions each bound (by its reason) cut
 
 
 class _Table:
@@ -128,8 +131,11 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     table = _Table(max_entries(limits))
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
+    cuts: dict[str, int] = {}
     depth0 = len(pos.history)
     nodes = 0
+    max_depth = 0
+    deepest: list[Any] = []
     rng = random.Random(restarts.seed if restarts else 0)
     noise = 0.0
 
@@ -149,14 +155,19 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         moves = list(pos.history[depth0:]) if verdict == "won" else []
         unwind()
         return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
-                       len(table.keys), table.evictions)
+                       len(table.keys), table.evictions, max_depth, deepest, cuts)
 
     # A frame: the moves still to try here, how many pushes lead here
     # (the move plus the forced moves after it), and this position's key.
     stack: list[tuple[list[Any], int, Any]] = []
 
     def enter(pushed: int) -> bool:
-        """At a fresh position: True if it needs searching (a new frame was pushed)."""
+        """At a fresh position: True if it is won, else False (a new frame was pushed if it
+        needs searching)."""
+        nonlocal max_depth, deepest
+        if len(pos.history) - depth0 > max_depth:
+            deepest = pos.history[depth0:]
+            max_depth = len(deepest)
         if pos.is_won():
             return True
         key = pos.key()
@@ -166,6 +177,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             return False
         if use_bounds and (why := pos.is_dead()):
             table.add(key)  # dead is exhausted: never bound again
+            cuts[why] = cuts.get(why, 0) + 1
             if not stack:
                 root_dead.append(why)
             for _ in range(pushed):
@@ -235,17 +247,20 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
+    verdict, reason, moves, nodes, seconds, table, evictions, _, max_depth, deepest, cuts = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
         None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
+    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, max_depth, deepest, cuts)
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
-    it is built and the family has a compiled position; any other is refused)."""
+    it is built and the family has a compiled position; any other is refused).
+
+    Its stats (``search_stats``): the table, the core, what decided the deal, the deepest depth, the
+    cuts of each bound and, for an unknown, the slack of the family's bound where it has one."""
     pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
@@ -254,5 +269,58 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     out = search(pos, limits, use_forced=options.get("use_forced", True),
                  use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
-    return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"table": out.table_size, "evictions": out.evictions, "core": core})
+    stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
+                             **search_stats(out)}
+    if out.verdict == "unknown":
+        reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
+        stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
+    return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def search_stats(out: Outcome) -> dict[str, Any]:
+    """What a search's result says of how it went (the ``stats`` of ``dfs``'s results):
+
+    - ``decided_by`` (won or lost): ``search``, or ``bound at the deal`` when a bound cut the deal
+      itself, with ``bound`` its name (``solver.result.bound_name`` of the reason);
+    - ``max_depth``: the most pushes (moves, forced moves, decisions) from the deal to a position
+      the search entered;
+    - ``cuts``: per bound name, how many positions the bound cut (each at most once while the
+      table keeps it), the deal's own cut included.
+    """
+    stats: dict[str, Any] = {}
+    if out.verdict == "lost" and out.reason is not None:
+        stats.update(decided_by=BOUND, bound=bound_name(out.reason))
+    elif out.verdict != "unknown":
+        stats["decided_by"] = SEARCH
+    cuts: dict[str, int] = {}
+    for reason, n in out.cuts.items():
+        cuts[bound_name(reason)] = cuts.get(bound_name(reason), 0) + n
+    return {**stats, "max_depth": out.max_depth, "cuts": cuts}
+
+
+def line_slack(reference: Any, line: list[Any], compiled: Any = None) -> dict[str, int]:
+    """``slack_at_root``: the slack of the family's bound at the deal (``Position.slack`` in
+    ``solver.families.base``); ``slack_on_line``: the least slack over the positions of ``line``
+    (the search's deepest) that no bound cut.  Empty where the family cannot say.
+
+    ``reference`` is the family's Python position at the deal; ``line`` the moves from it, or,
+    with ``compiled`` (the compiled position at the deal), the compiled search's move codes,
+    replayed on both in step.  Both positions are left as they were."""
+    root = slack(reference)
+    if root is None:
+        return {}
+    least = root
+    for m in line:
+        if compiled is not None:
+            ref_move = compiled.reference_move(m)
+            compiled.push(m)
+            m = ref_move
+        reference.push(m)
+        here = slack(reference)
+        if here is not None and reference.is_dead() is None:
+            least = min(least, here)
+    for _ in line:
+        reference.pop()
+        if compiled is not None:
+            compiled.pop()
+    return {"slack_at_root": root, "slack_on_line": least}

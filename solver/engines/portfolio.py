@@ -80,10 +80,20 @@ def _check(engine: str, layout: AnyLayout, deal: Any, run: EngineRun) -> None:
                                  f"{problem}")
 
 
+# A part's stats that its summary keeps (the DFS's core, what decided it, how deep it went).
+SUMMARY_KEYS = ("core", "decided_by", "bound", "max_depth")
+
+
 def _summary(run: EngineRun) -> dict[str, Any]:
-    core = {"core": run.stats["core"]} if "core" in run.stats else {}  # the DFS's: compiled or python
+    kept = {k: run.stats[k] for k in SUMMARY_KEYS if k in run.stats}
     return {"verdict": run.verdict, "reason": run.reason, "nodes": run.nodes,
-            "seconds": run.stats.get("seconds"), **core}
+            "seconds": run.stats.get("seconds"), **kept}
+
+
+def _decided(run: EngineRun, part: str) -> dict[str, Any]:
+    """What decided a portfolio's result: the deciding part's argument (``decided_by``, ``bound``)
+    and the part's name (``part``)."""
+    return {**{k: run.stats[k] for k in ("decided_by", "bound") if k in run.stats}, "part": part}
 
 
 def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -98,7 +108,7 @@ def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
     nodes = sum(run.nodes for run in runs.values())
     for name, run in runs.items():
         if run.verdict != "unknown":
-            return EngineRun(run.verdict, run.reason, run.solution, nodes, {"decided_by": name, **stats})
+            return EngineRun(run.verdict, run.reason, run.solution, nodes, {**_decided(run, name), **stats})
     reason = "; ".join(f"{name}: {run.reason}" for name, run in runs.items())
     return EngineRun("unknown", reason, None, nodes, stats)
 
@@ -133,6 +143,6 @@ def run_auto(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
         phases.append({"engine": engine, **_summary(run)})
         if run.verdict != "unknown":
             return EngineRun(run.verdict, run.reason, run.solution, run.nodes,
-                             {"decided_by": engine, "phases": phases})
+                             {**_decided(run, engine), "phases": phases})
     nodes = sum(p["nodes"] for p in phases)
     return EngineRun("unknown", f"timeout {budget:g} s", None, nodes, {"phases": phases})
