@@ -461,7 +461,20 @@ class ReservePosition:
             return COUNTING_DEAD
         return None
 
-    def _relaxed_play(self) -> bool:
+    def slack(self) -> int | None:
+        """The counting bound's room at its tightest turn: the columns' places minus the cards out,
+        least over the turns of ``_relaxed_play``'s generous game (negative: the bound cuts
+        here).  None where the bound counts no places (columns of any height, a waste, batches)
+        or may not prune (a gap may open).  Reported for unknowns; never used to prune."""
+        if self.slots is None or self.turn != "place" or self.batch_size:
+            return None
+        if self.gaps_any_top and self._gap_may_open():
+            return None
+        room = [self.slots]
+        self._relaxed_play(room)
+        return room[0]
+
+    def _relaxed_play(self, room: list[int] | None = None) -> bool:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.
 
         The generous game: every pack card is available from its turn on
@@ -489,6 +502,9 @@ class ReservePosition:
           (a copy marked for one row only is counted as free to go to
           either, which is generous, so still sound): the second copy of a
           card stays out until its other foundation gets there too.
+
+        With ``room`` (``slack``), ``room[0]`` becomes the least room left over the turns, and the
+        play goes on past a turn that overflows.
         """
         seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
         cols, fifo = self.cols, self.fifo
@@ -564,7 +580,9 @@ class ReservePosition:
             if check_room:
                 see(c)
                 settle()
-                if seen - gone > slots:
+                if room is not None:
+                    room[0] = min(room[0], slots - (seen - gone))
+                elif seen - gone > slots:
                     return True
             else:
                 settle()
