@@ -21,6 +21,9 @@ from ..errors import UnsupportedError
 from ..limits import Limits
 from .plan import load
 
+# What a result's stats say of how it was decided, or how far it got, kept in its row (when there).
+TOLD = ("decided_by", "bound", "part", "max_depth", "slack_at_root", "slack_on_line")
+
 
 def _peak_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -40,9 +43,10 @@ def solve_deal(name: str, max_rank: int | None, seed: int | None, engine: str, l
     except UnsupportedError as e:
         return {"seed": seed, "unsupported": str(e)}
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    told = {k: res.stats[k] for k in TOLD if k in res.stats}
     return {"seed": seed, "verdict": res.verdict, "reason": res.reason, "seconds": round(seconds, 6),
             "cpu_s": round(cpu, 6), "nodes": int(res.stats.get("nodes") or 0),
-            "moves": len(res.solution) if res.solution else None, "peak_mb": _peak_mb()}
+            "moves": len(res.solution) if res.solution else None, "peak_mb": _peak_mb(), **told}
 
 
 def peer_deal(name: str, max_rank: int | None, seed: int | None, peer: str, where: str, options: list[str],

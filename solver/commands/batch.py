@@ -139,6 +139,7 @@ def run_batch(args: argparse.Namespace) -> int:
         wall = time.perf_counter() - t0
         requested = set(seeds)
         rows = [(v, secs) for seed, v, secs in store.rows(args.engine) if seed in requested]
+        details = [d[1:] for d in store.details(args.engine) if d[0] in requested]
     except KeyboardInterrupt:
         print(f"patience: interrupted; {stored_note(progress, store)}", file=sys.stderr)
         return 130
@@ -160,7 +161,7 @@ def run_batch(args: argparse.Namespace) -> int:
             client.close()
     summary = {"layout": layout.name, "rules_version": layout.rules_version,
                "fingerprint": store.meta["fingerprint"], "engine": args.engine,
-               **batch.summarize(rows),
+               **batch.summarize(rows), **batch.breakdown(details),
                "run": {"db": str(store.path), "solved": len(todo), "skipped": len(seeds) - len(todo),
                        "jobs": jobs, "wall_seconds": round(wall, 3),
                        "executor": "dask" if client is not None else "processes"}}
