@@ -14,8 +14,6 @@ written, and the file is created only when the first deal finishes.
 
 from __future__ import annotations
 
-import ctypes
-
 try:
     import fcntl
 except ImportError:  # not on Windows
@@ -25,7 +23,6 @@ import math
 import multiprocessing
 import os
 import random
-import signal
 import sqlite3
 import statistics
 import sys
@@ -38,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .engines.parallel import cores, die_with_parent
 from .errors import InputError
 from .families import AnyLayout, family_of
 from .files import shown
@@ -712,23 +710,13 @@ def run_batch(executor: Executor, window: int, layout: AnyLayout, seeds: Iterabl
 
 
 def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+    return cores()
 
 
 def _worker_init(parent: int) -> None:
     """Pool workers leave Ctrl-C to the parent, and die with it (Linux), so that
     killing a batch outright leaves no worker behind."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the parent died before prctl
-            os._exit(1)
+    die_with_parent(parent)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

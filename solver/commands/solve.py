@@ -9,7 +9,7 @@ import textwrap
 from typing import Any
 
 from .. import api
-from ..engines import DESCRIPTIONS, ENGINES
+from ..engines import DESCRIPTIONS, ENGINES, USES_JOBS
 from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
@@ -23,6 +23,7 @@ from ..options import (
     load,
     memory_size,
     nonnegative_int,
+    positive_workers,
     random_seed,
     seconds_or_none,
     workers,
@@ -44,7 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
     p.add_argument("--workers", type=workers, default=None, metavar="K",
-                   help="CP-SAT search workers (default: CP-SAT's own choice)")
+                   help="CP-SAT search workers (default: CP-SAT's own choice; in --engine portfolio, 1)")
+    p.add_argument("--jobs", type=positive_workers, default=None, metavar="N",
+                   help="--engine portfolio: how many of its parts run at once, each in its own process "
+                        "(default: every core, at most one per part)")
     p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
@@ -99,6 +103,9 @@ def engine_options(args: argparse.Namespace) -> dict:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.engine not in USES_JOBS:
+        raise InputError(f"--jobs: only --engine {' or '.join(sorted(USES_JOBS))} runs in several processes, "
+                         f"not --engine {args.engine}")
     layout, deal = load(args)
     if getattr(args, "shortest", False):
         return run_shortest(args, layout, deal)
@@ -107,8 +114,11 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         with LiveLine(f"{what} ({args.engine}): ") as live:
             live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
+            options = engine_options(args)
+            if args.jobs is not None:
+                options["jobs"] = args.jobs
             result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
-                               limits=limits, progress=live, **engine_options(args))
+                               limits=limits, progress=live, **options)
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
             print(json.dumps(r.to_json()) if args.json else format_result(r, layout))

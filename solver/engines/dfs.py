@@ -113,19 +113,21 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None) -> Outcome:
+        progress: Progress | None = None, progress_every: float | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
     budgets (see ``Restarts``); the last verdict is as complete as without.
-    ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
+    ``progress``, if given, is called about every ``progress_every`` seconds (default
+    ``PROGRESS_EVERY``) with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
     clock is read every 1024 nodes, as for the timeout.
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    next_report = start + PROGRESS_EVERY
+    every = PROGRESS_EVERY if progress_every is None else progress_every
+    next_report = start + every
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
     table = _Table(max_entries(limits))
@@ -213,7 +215,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
                 if deadline is not None and now > deadline:
                     return finish("unknown", f"timeout {limits.timeout:g} s")
                 if progress is not None and now >= next_report:
-                    next_report = now + PROGRESS_EVERY
+                    next_report = now + every
                     progress({"seconds": now - start, "nodes": nodes,
                               "nodes_per_second": nodes / max(now - start, 1e-9),
                               "depth": len(pos.history) - depth0, "table": len(table.keys)})
@@ -233,7 +235,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
-                 max_entries: int | None = None) -> Outcome:
+                 max_entries: int | None = None, progress_every: float | None = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
     (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
     same ``progress`` reports.
@@ -249,13 +251,16 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     rng = random.Random(restarts.seed if restarts else 0)
     verdict, reason, moves, nodes, seconds, table, evictions, _, max_depth, deepest, cuts = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress,
+        PROGRESS_EVERY if progress_every is None else progress_every)
     return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, max_depth, deepest, cuts)
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
-    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
+    ``restarts=False`` (``random_seed`` and ``restart_noise`` set their seed and noise);
+    ``use_forced``/``use_bounds`` switch the dominances and bounds off; ``progress`` and
+    ``progress_every`` are ``dfs``'s;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
     it is built and the family has a compiled position; any other is refused).
 
@@ -265,9 +270,12 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
+        if options.get("restart_noise") is not None:
+            restarts.noise = options["restart_noise"]
     search = compiled_dfs if core == "compiled" else dfs
     out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
+                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"),
+                 progress_every=options.get("progress_every"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}
