@@ -132,3 +132,22 @@ def test_an_interrupted_portfolio_leaves_no_process(sig, code):
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    import json
+
+    from solver.cli import main
+
+    assert main(["solve", "golf", "--seed", "2", "--json"]) == 0  # the default engine of solve
+    assert json.loads(capsys.readouterr().out)["engine"] == "portfolio"
+    assert main(["solve", "golf", "--seed", "2", "--engine", "dfs", "--jobs", "2"]) == 2
+    assert "--jobs: only --engine portfolio" in capsys.readouterr().err
+    assert main(["solve", "colorado", "--max-ranks", "4", "--seed", "4", "--shortest", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engine"] == "bfs"
+    db = tmp_path / "g.sqlite"
+    assert main(["batch", "golf", "--seeds", "1-3", "--db", str(db), "--portfolio-jobs", "2"]) == 2
+    assert "--portfolio-jobs: only for --engine portfolio" in capsys.readouterr().err
+    assert main(["batch", "golf", "--seeds", "1-2", "--engine", "portfolio", "--jobs", "1", "--portfolio-jobs", "2",
+                 "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deals"] == 2

@@ -35,12 +35,14 @@ USES_CORE = frozenset({"dfs", "both", "auto", "portfolio"})
 USES_JOBS = frozenset({"portfolio"})
 
 DESCRIPTIONS = {
-    "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default)",
+    "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default of "
+           "batch and bench; one repeatable search)",
     "cpsat": "the game's CP-SAT model, solved by OR-Tools (lost only where the model is exact)",
     "both": "dfs and cpsat one after the other; exit 4 if one proves won and the other lost",
     "auto": "a portfolio in one process: a short dfs, then cpsat, then dfs for the rest of --timeout",
     "portfolio": "dfs, dfs with another shaken order, and cpsat where its model is exact, in separate processes "
-                 "at once (--jobs of them); the first proof decides; exit 4 if a won and a lost arrive together",
+                 "at once (--jobs of them); the first proof decides; exit 4 if a won and a lost arrive together "
+                 "(the default of solve)",
 }
 
 __all__ = ["DESCRIPTIONS", "ENGINES", "USES_CORE", "USES_JOBS", "Engine", "EngineRun", "Limits", "run"]

@@ -61,6 +61,7 @@ SHAKEN_NOISE = 0.3  # the ``dfs-shaken`` part's restart noise (the ``dfs`` engin
 POLL = 0.05  # seconds between two looks of the in-process part at the other parts' news
 START_AFTER = 0.1  # seconds of the in-process part before the other parts start (most deals take less)
 GRACE = 1.0  # seconds a part may overrun the timeout before it is stopped
+LATE = 1.0  # no part starts with less than this many seconds left before the timeout
 # A part's process: the package imported from where this process has it (a source checkout is put
 # first on the path; an installed package is on it already), then ``_child``.
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
@@ -154,11 +155,15 @@ def _child() -> None:
     die_with_parent(parent)
     message: tuple[str, Any]
     try:
+        given = limits.timeout
         if deadline is not None:  # the process start counts against the portfolio's time
             limits = replace(limits, timeout=max(0.01, deadline - time.monotonic()))
         t0 = time.perf_counter()
         run = ENGINES[part.engine](layout, deal, limits, **part.options)
         run.stats["seconds"] = round(time.perf_counter() - t0, 4)
+        if given is not None and run.reason and run.reason.startswith(f"timeout {limits.timeout:g} "):
+            # name the portfolio's limit, not what was left of it here
+            run.reason = f"timeout {given:g} " + run.reason.removeprefix(f"timeout {limits.timeout:g} ")
         message = ("run", run)
     except UnsupportedError as e:
         message = ("unsupported", str(e))
@@ -191,7 +196,8 @@ class _Portfolio:
         """Start parts while fewer than ``jobs - 1`` children run (this process runs one part), until
         a proof.  A child is a fresh interpreter (nothing of this process is copied: no lock, no
         thread, no half-written buffer) that imports the package from where this one did."""
-        while self.todo and len(self.children) < self.jobs - 1 and not self.proved():
+        late = self.deadline is not None and time.monotonic() > self.deadline - LATE
+        while self.todo and len(self.children) < self.jobs - 1 and not self.proved() and not late:
             part = self.todo.pop(0)
             process = subprocess.Popen([sys.executable, "-c", CHILD, PACKAGE_ROOT],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
