@@ -154,7 +154,8 @@ def format_stat(key: str, value: Any) -> str:
     if isinstance(value, dict):
         return f"{key} ({', '.join(f'{k} {v}' for k, v in value.items()) or 'none'})"
     if isinstance(value, list):
-        said = [f"{p.get('part') or p.get('engine')} {p.get('verdict') or ('failed' if 'failed' in p else 'skipped')}"
+        said = [f"{p.get('part') or p.get('engine')} "
+                f"{p.get('verdict') or next((k for k in ('failed', 'skipped', 'stopped') if k in p), '?')}"
                 for p in value if isinstance(p, dict)]
         return f"{key} ({', '.join(said)})"
     return f"{key} {value}"

@@ -12,12 +12,13 @@ The parts (``parts``), in this order:
    refuses, and the part gives its place to the next at once (asked in the part's process:
    the question imports OR-Tools, which takes seconds).
 
-``jobs`` (``--jobs``) is how many parts run at once (default: the machine's cores, at most the
-number of parts); a part that ends without a proof (a node limit) gives its process to the next.
-The first part runs in this process; the others are spawned processes, started once it has
-searched for ``START_AFTER`` seconds without a proof, so that the many deals decided at once cost
-no process start.  The first ``won`` or ``lost``
-ends the portfolio: a won is replayed by the referee first (a win that does not replay is a bug,
+The ``parts`` option (names of ``PARTS``) chooses some, in its order.  ``jobs`` (``--jobs``) is
+how many parts run at once (default: the machine's cores, at most the number of parts); a part
+that ends without a proof (a node limit) gives its process to the next.  The first part runs in
+this process; each other one in a fresh interpreter (``_child``: nothing of this process is
+copied), started once the first has searched for ``START_AFTER`` seconds without a proof, so that
+the many deals decided at once cost no process start.  The first ``won`` or ``lost`` ends the
+portfolio: a won is replayed by the referee first (a win that does not replay is a bug,
 ``VerificationFailed``), and the other processes are stopped.  Proofs that arrive together are
 compared: a ``won`` and a ``lost`` raise ``Disagreement`` (exit code 4), as ``both`` does.  With
 ``jobs=1`` the portfolio is its first part alone: the ``dfs`` engine.
@@ -32,8 +33,9 @@ fails (an exception, or a process that dies) is noted in ``parts``; when no othe
 deal, its failure is raised rather than answering unknown.
 
 No process outlives the portfolio: the parts are stopped when it ends, however it ends (Ctrl-C
-included: the parts ignore SIGINT and leave it to this process), and on Linux a part dies with
-the process that started it (``die_with_parent``), even when that one is killed outright.
+included: the parts run in sessions of their own and ignore SIGINT, so it reaches this process
+alone), and on Linux a part dies with the process that started it (``die_with_parent``), even
+when that one is killed outright.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
 from .dfs import run_dfs
-from .portfolio import Disagreement, _decided, _summary
+from .portfolio import Disagreement, decided_stats, part_summary
 
 SHAKEN_NOISE = 0.3  # the ``dfs-shaken`` part's restart noise (the ``dfs`` engine's is 0.08)
 POLL = 0.05  # seconds between two looks of the in-process part at the other parts' news
@@ -144,15 +146,15 @@ class _Child:
 
 
 def _child() -> None:
-    """A part in its own process (``python -c``, started by ``_Portfolio.fill``): read the task from
-    stdin, run it, write back ``("run", EngineRun)``, ``("unsupported", text)`` when its engine does
+    """A part in its own process (``python -c CHILD ROOT PARENT``, started by ``_Portfolio.fill``):
+    read the task from stdin, run it, write back ``("run", EngineRun)``, ``("unsupported", text)`` when its engine does
     not play the layout, or ``("error", text)``, pickled, on stdout (whatever else would be printed
     goes to stderr)."""
+    die_with_parent(int(sys.argv[2]))
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    parent, part, layout, deal, limits, deadline = pickle.load(sys.stdin.buffer)
-    die_with_parent(parent)
+    part, layout, deal, limits, deadline = pickle.load(sys.stdin.buffer)
     message: tuple[str, Any]
     try:
         given = limits.timeout
@@ -185,6 +187,7 @@ class _Portfolio:
         self.runs: dict[str, EngineRun] = {}  # finished parts
         self.failed: dict[str, str] = {}
         self.skipped: dict[str, str] = {}  # parts whose engine does not play the layout
+        self.stopped: list[str] = []  # parts stopped while running (a proof came, or the time is up)
         self.start = time.monotonic()
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.progress = options.get("progress")
@@ -199,12 +202,13 @@ class _Portfolio:
         late = self.deadline is not None and time.monotonic() > self.deadline - LATE
         while self.todo and len(self.children) < self.jobs - 1 and not self.proved() and not late:
             part = self.todo.pop(0)
-            process = subprocess.Popen([sys.executable, "-c", CHILD, PACKAGE_ROOT],
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            # A session of its own: Ctrl-C at the terminal reaches this process alone, which stops
+            # the children (a child still starting would print a traceback).
+            process = subprocess.Popen([sys.executable, "-c", CHILD, PACKAGE_ROOT, str(os.getpid())],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
             assert process.stdin is not None and process.stdout is not None
-            try:
-                process.stdin.write(pickle.dumps(
-                    (os.getpid(), part, self.layout, self.deal, self.limits, self.deadline)))
+            try:  # the task is small (a layout and a deal): it fits the pipe, no wait for the child
+                process.stdin.write(pickle.dumps((part, self.layout, self.deal, self.limits, self.deadline)))
                 process.stdin.close()
             except OSError:  # it died at once; its end is seen below
                 pass
@@ -253,6 +257,7 @@ class _Portfolio:
         for child in self.children:
             if child.process.poll() is None:
                 child.process.terminate()
+            self.stopped.append(child.part.name)
         for child in list(self.children):
             self._end(child)
         self.todo.clear()
@@ -280,6 +285,7 @@ class _Portfolio:
             run = ENGINES[part.engine](self.layout, self.deal, self.limits, **part.options,
                                        progress=self.poll, progress_every=POLL)
         except _Proved:
+            self.stopped.append(part.name)
             return
         run.stats["seconds"] = round(time.perf_counter() - t0, 4)
         self.runs[part.name] = run
@@ -304,12 +310,13 @@ class _Portfolio:
         proofs = {name: run for name, run in self.runs.items() if run.verdict != "unknown"}
         if len({run.verdict for run in proofs.values()}) > 1:
             raise Disagreement(proofs)
-        summaries = [{"part": name, **_summary(run)} for name, run in self.runs.items()]
+        summaries = [{"part": name, **part_summary(run)} for name, run in self.runs.items()]
         summaries += [{"part": name, "failed": why} for name, why in self.failed.items()]
         summaries += [{"part": name, "skipped": why} for name, why in self.skipped.items()]
+        summaries += [{"part": name, "stopped": "while running"} for name in self.stopped]
         for name, run in proofs.items():
             return EngineRun(run.verdict, run.reason, run.solution, run.nodes,
-                             {**_own(run.stats), **_decided(run, name), "parts": summaries})
+                             {**_own(run.stats), **decided_stats(run, name), "parts": summaries})
         if self.failed:
             name, why = next(iter(self.failed.items()))
             raise RuntimeError(f"portfolio part {name} failed and no other part proved the deal: {why}")
@@ -340,7 +347,8 @@ def run_portfolio(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) 
     if jobs == 1:
         run = ENGINES[first.engine](layout, deal, limits, **first.options, progress=options.get("progress"))
         if run.verdict != "unknown":
-            run.stats.update(_decided(run, first.name))
+            run.stats.update(decided_stats(run, first.name))
+        run.stats["parts"] = [{"part": first.name, **part_summary(run)}]
         return run
     if limits.max_memory is not None:
         limits = replace(limits, max_memory=max(1 << 20, limits.max_memory // jobs))
