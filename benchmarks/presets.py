@@ -118,6 +118,14 @@ PRESETS = {p.name: p for p in [
            ["debutante", "colorado", "grandfather", "double-line", "black-hole", "golf"],
            ["--seeds", "1-30", "--seeds", "grandfather=1-10", "--seeds", "double-line=1-10",
             "--engines", "dfs,cpsat,auto", "--timeout", "20"]),
+    Preset("portfolio", "The portfolio engine (its parts in separate processes, on every core) against the DFS "
+           "at 10 s a deal, one deal at a time: debutante and Klondike seeds 1..50, with the debutante deals "
+           "the DFS won only after 10 s or left unknown at 60 s, and the Klondike deals it left unknown at 10 s "
+           "(winrates-60s-2026-12-01, tableau-2026-12-01).",
+           ["debutante", "klondike"],
+           ["--seeds", "debutante=1-50,118,345,441,480,573,577,581,674,985,3,55,58,83,131",
+            "--seeds", "klondike=1-50,36,54,72,99,101,159", "--engines", "dfs,portfolio", "--timeout", "10",
+            "--jobs", "1"]),
     Preset("cpsat-tableau", "The CP-SAT tableau model against the DFS on reduced decks of the FreeCell family "
            "and Baker's Dozen, seeds 1..50 of each.",
            ["freecell@3", "freecell@4", "freecell@5", "bakers-game@4", "bakers-game@5", "bakers-dozen@4",

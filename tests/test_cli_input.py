@@ -382,7 +382,7 @@ def test_a_win_that_does_not_replay_is_an_internal_error(monkeypatch: pytest.Mon
     from solver.families.reserve import ReserveFamily
 
     monkeypatch.setattr(ReserveFamily, "replay", lambda self, layout, deal, solution: "move 1: not legal")
-    assert main(["solve", "colorado", "--seed", "7"]) == 70  # colorado #7 is won
+    assert main(["solve", "colorado", "--seed", "7", "--engine", "dfs"]) == 70  # colorado #7 is won
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1
     assert "internal error: engine dfs claimed a win" in err and "a bug" in err

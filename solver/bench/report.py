@@ -29,6 +29,8 @@ RESULT_COLUMNS = ["layout", "runner", "deals", "won", "lost", "unknown", "decide
 COMPARE_COLUMNS = ["layout", "runner", "against", "deals", "both_decided", "disagree", "median_s",
                    "against_median_s", "time_ratio", "median_cpu_s", "against_median_cpu_s", "cpu_ratio",
                    "nodes_per_s_ratio", "same_nodes"]
+ARGUMENT_COLUMNS = ["layout", "runner", "lost", "lost_by", "unknown", "unknown_median_depth",
+                    "unknown_median_nodes", "unknown_median_slack"]
 SESSION_COLUMNS = ["session", "started", "commit", "jobs", "load_at_start", "load_at_end", "deals", "ended"]
 PERFT_COLUMNS = ["layout", "playouts", "positions", "mean_branching", "mean_playout", "positions_per_s",
                  "moves_per_s", "push_pop_per_s", "keys_per_s", "us_per_position"]
@@ -214,6 +216,16 @@ def markdown(report: dict[str, Any]) -> str:
            "as a process: of that process). CP-SAT's nodes are its search branches and a peer's its "
            "iterations: compare them only with their own kind.", "",
            markdown_table(rows, RESULT_COLUMNS) if rows else "Nothing ran.\n"]
+    argued = [{**r, "lost_by": "; ".join(f"{arg} {n}" for arg, n in (r.get("lost_by") or {}).items()) or None}
+              for r in rows if r["lost"] or r["unknown"]]
+    if argued:
+        md += ["## Losses by argument, unknowns by depth", "",
+               "What proved each lost deal (`search`: a search that exhausted every position; `bound at the "
+               "deal (NAME)`: a sound bound cut the deal before any move; `cp-sat`: the model is infeasible), "
+               "and for the unknown deals the medians of the deepest depth reached (moves from the deal), of "
+               "the nodes, and of the slack of the family's bound at the deal (cards more it could take before "
+               "proving the deal lost), over the deals that recorded them.", "",
+               markdown_table(argued, ARGUMENT_COLUMNS)]
     unsupported = [g for g in report["groups"] if g["unsupported"] is not None]
     if unsupported:
         md += ["Unsupported (not run):", ""] + [f"- {g['layout']} / {g['runner']}: {g['unsupported']}"

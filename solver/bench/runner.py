@@ -5,7 +5,8 @@ the peak memory of a group (the largest ``ru_maxrss`` of its workers) is its own
 left over from a group before it.  A row's ``seconds`` is the wall clock of the solve in
 the worker (dealing excluded; for our engines the verifier's replay of a win included);
 ``cpu_s`` is the CPU time it took, which other load on the machine inflates less than
-the wall clock.  Workers only compute rows; the parent stores each as it arrives.
+the wall clock, with that of the processes the solve started (a portfolio's parts), as is
+``peak_mb``.  Workers only compute rows; the parent stores each as it arrives.
 """
 
 from __future__ import annotations
@@ -21,9 +22,20 @@ from ..errors import UnsupportedError
 from ..limits import Limits
 from .plan import load
 
+# What a result's stats say of how it was decided, or how far it got, kept in its row (when there).
+TOLD = ("decided_by", "bound", "part", "max_depth", "slack_at_root", "slack_on_line")
+
 
 def _peak_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    """The largest resident size of this worker and of any process it waited for (in MB)."""
+    return round(max(resource.getrusage(who).ru_maxrss
+                     for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024, 1)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the processes this worker started and waited for (a portfolio's parts)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def solve_deal(name: str, max_rank: int | None, seed: int | None, engine: str, limits: Limits,
@@ -34,15 +46,16 @@ def solve_deal(name: str, max_rank: int | None, seed: int | None, engine: str, l
 
     layout = load(name, max_rank)
     deal = api.make_deal(layout, seed)
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0, k0 = time.perf_counter(), time.process_time(), _children_cpu()
     try:
         res = api.solve(layout, seed=seed, deal=deal, engine=engine, limits=limits, **options)
     except UnsupportedError as e:
         return {"seed": seed, "unsupported": str(e)}
-    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0 + _children_cpu() - k0
+    told = {k: res.stats[k] for k in TOLD if k in res.stats}
     return {"seed": seed, "verdict": res.verdict, "reason": res.reason, "seconds": round(seconds, 6),
             "cpu_s": round(cpu, 6), "nodes": int(res.stats.get("nodes") or 0),
-            "moves": len(res.solution) if res.solution else None, "peak_mb": _peak_mb()}
+            "moves": len(res.solution) if res.solution else None, "peak_mb": _peak_mb(), **told}
 
 
 def peer_deal(name: str, max_rank: int | None, seed: int | None, peer: str, where: str, options: list[str],

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engines import USES_JOBS
+from ..engines.parallel import cores
 from ..errors import InputError, UnsupportedError
 from .machine import busy_warning, load_average, machine
 from .plan import Config, Group, Runner, limits_json, load
@@ -96,6 +98,8 @@ def _tasks(config: Config, g: Group, seeds: list[int | None]) -> tuple[Callable[
     options: dict[str, Any] = {"workers": 1}  # one deal per core: CP-SAT gets one search worker
     if g.runner.core is not None:
         options["core"] = g.runner.core
+    if g.runner.name in USES_JOBS:  # a portfolio takes the cores left to each of the deals at once
+        options["jobs"] = max(1, cores() // config.jobs)
     return solve_deal, [(t.name, t.max_rank, s, g.runner.name, config.limits, options) for s in seeds]
 
 

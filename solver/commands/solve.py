@@ -9,7 +9,7 @@ import textwrap
 from typing import Any
 
 from .. import api
-from ..engines import DESCRIPTIONS, ENGINES
+from ..engines import DESCRIPTIONS, ENGINES, USES_JOBS
 from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
@@ -23,6 +23,7 @@ from ..options import (
     load,
     memory_size,
     nonnegative_int,
+    positive_workers,
     random_seed,
     seconds_or_none,
     workers,
@@ -39,12 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     add_deal_source(p)
-    p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs; see below)")
+    p.add_argument("--engine", default=None, choices=list(ENGINES),
+                   help=f"the engine (default: {DEFAULT_ENGINE}; --engine dfs for one repeatable search; see below)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
     add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
     p.add_argument("--workers", type=workers, default=None, metavar="K",
-                   help="CP-SAT search workers (default: CP-SAT's own choice)")
+                   help="CP-SAT search workers (default: CP-SAT's own choice; in --engine portfolio, 1)")
+    p.add_argument("--jobs", type=positive_workers, default=None, metavar="N",
+                   help="--engine portfolio: how many of its parts run at once, each in its own process "
+                        "(default: every core, at most one per part)")
     p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
@@ -59,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 DEFAULT_TIMEOUT = 60.0  # seconds: `patience solve` stops by itself unless told --timeout 0
+# `patience solve`'s engine: one deal on every core (README, "Engines: one process or several").
+DEFAULT_ENGINE = "portfolio"
 
 
 def engines_epilog() -> str:
@@ -99,16 +106,25 @@ def engine_options(args: argparse.Namespace) -> dict:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    layout, deal = load(args)
     if getattr(args, "shortest", False):
-        return run_shortest(args, layout, deal)
+        if args.engine not in (None, "dfs"):
+            raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
+        return run_shortest(args, *load(args))
+    args.engine = args.engine or DEFAULT_ENGINE
+    if args.jobs is not None and args.engine not in USES_JOBS:
+        raise InputError(f"--jobs: only --engine {' or '.join(sorted(USES_JOBS))} runs in several processes, "
+                         f"not --engine {args.engine}")
+    layout, deal = load(args)
     limits = limits_from(args)
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     try:
         with LiveLine(f"{what} ({args.engine}): ") as live:
             live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
+            options = engine_options(args)
+            if args.jobs is not None:
+                options["jobs"] = args.jobs
             result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
-                               limits=limits, progress=live, **engine_options(args))
+                               limits=limits, progress=live, **options)
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
             print(json.dumps(r.to_json()) if args.json else format_result(r, layout))
@@ -125,8 +141,6 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
     """``--shortest``: the breadth-first shortest win of ``solver.graph``, replayed by the referee."""
     from ..graph import solve_shortest
 
-    if args.engine != "dfs":
-        raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     with LiveLine(f"{what} (shortest win): ") as live:
         result = solve_shortest(layout, deal, args.seed, limits_from(args), progress=live)
@@ -134,9 +148,22 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
     return result.exit_code
 
 
+def format_stat(key: str, value: Any) -> str:
+    """One statistic for the text output: a dict as ``key (name n, ...)``, a list of parts or phases
+    as ``key (name verdict, ...)``."""
+    if isinstance(value, dict):
+        return f"{key} ({', '.join(f'{k} {v}' for k, v in value.items()) or 'none'})"
+    if isinstance(value, list):
+        said = [f"{p.get('part') or p.get('engine')} "
+                f"{p.get('verdict') or next((k for k in ('failed', 'skipped', 'stopped') if k in p), '?')}"
+                for p in value if isinstance(p, dict)]
+        return f"{key} ({', '.join(said)})"
+    return f"{key} {value}"
+
+
 def format_result(result: Result, layout: Any = None) -> str:
     what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
-    stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
+    stats = ", ".join(format_stat(k, v) for k, v in result.stats.items())
     head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
     lines = [head]
     drawn = family_of(layout).format_solution(layout, result) if result.solution and layout is not None else None

@@ -6,8 +6,9 @@ module mirrors it line by line and keeps its names): forced moves after every
 move, the bound check, the cut of keys on the current line (``on_line``), the
 table of exhausted keys with eviction of the older half, restarts with Luby
 budgets and the SAME ``random.Random`` calls for the shaken move order, node
-counting and limits, the reason of a bound that cut the deal itself.  Tests
-check equal verdicts, node counts, moves and table sizes.
+counting and limits, the reason of a bound that cut the deal itself, the deepest
+line and the cuts of each bound.  Tests check equal verdicts, node counts, moves,
+table sizes, depths and cuts.
 
 What is new is only the storage, in C:
 
@@ -26,7 +27,7 @@ What is new is only the storage, in C:
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc, calloc
-from libc.string cimport memcmp, memcpy, memmove
+from libc.string cimport memcmp, memcpy, memmove, memset
 
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -190,6 +191,7 @@ TWISTER_OK = _twister_agrees()
 # An index slot: 0 empty, else (tag << OFFSET_BITS) | (arena offset + 1).
 cdef enum:
     OFFSET_BITS = 40
+    MAX_REASONS = 64  # bounds a position may name (``DEAD_REASONS``); their cuts are counted in an array
 cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 
 
@@ -395,6 +397,11 @@ cdef class Search:
     cdef bint use_forced, use_bounds
     cdef int64_t nodes
     cdef int root_dead      # the first bound that cut the deal itself (0: none)
+    cdef int depth0         # the position's ply when the search began
+    cdef int max_depth      # the most pushes from the start of any position entered
+    cdef object deepest     # the codes of the pushes that first reached it (a list)
+    cdef int nreasons       # len(DEAD_REASONS)
+    cdef int64_t cuts[MAX_REASONS]  # cuts[k]: positions cut by the k-th bound (from 1)
     cdef double noise
     cdef object rng              # the restarts' random.Random
     cdef bint twister            # its draws made here (TWISTER_OK), else by calling it
@@ -412,6 +419,12 @@ cdef class Search:
         self.use_bounds = use_bounds
         self.rng = rng
         self.twister = TWISTER_OK and type(rng) is random.Random
+        self.depth0 = pos.ply
+        self.deepest = []
+        memset(self.cuts, 0, sizeof(self.cuts))
+        self.nreasons = len(type(pos).DEAD_REASONS)
+        if self.nreasons >= MAX_REASONS:
+            raise ValueError(f"{type(pos).__name__}: more than {MAX_REASONS - 1} DEAD_REASONS")
         self.frames_room = 64
         self.moves_room = 4 * MAX_MOVES
         self.keys_room = 4 * MAX_KEY
@@ -552,9 +565,18 @@ cdef class Search:
                 return self.probes[clock][k]
         return 0
 
+    cdef int _note_deepest(self) except -1:
+        """The position is the deepest yet: note its line (rare: once per new depth)."""
+        cdef int i
+        self.max_depth = self.pos.ply - self.depth0
+        self.deepest = [self.pos.played.data[i] for i in range(self.depth0, self.pos.ply)]
+        return 0
+
     cdef int enter(self, int pushed) except -1:
         """At a fresh position: 1 if it is won, else 0 (a new frame was pushed if it
         needs searching).  As ``enter`` in ``dfs``."""
+        if self.pos.ply - self.depth0 > self.max_depth:
+            self._note_deepest()
         if self.pos.won():
             return 1
         self._room()
@@ -573,6 +595,8 @@ cdef class Search:
             if why:
                 horizon = self.pos.horizon if self.learns else 0
                 self.table.add(key, n, h, horizon)  # dead is exhausted: never bound again
+                if why <= self.nreasons:
+                    self.cuts[why] += 1
                 if self.nframes == 0 and self.root_dead == 0:
                     self.root_dead = why
                 self._lost_child(horizon, pushed)
@@ -652,8 +676,10 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
     moves = s.pos.history[depth0:] if verdict == "won" else []
     while s.pos.ply > depth0:
         s.pos.pop()
+    names = type(s.pos).DEAD_REASONS
+    cuts = {names[k - 1]: s.cuts[k] for k in range(1, s.nreasons + 1) if s.cuts[k]}
     return (verdict, reason, moves, s.nodes, time.perf_counter() - start, s.table.count,
-            s.table.evictions, s.table.memory + s.learned.memory, s.learned_cuts)
+            s.table.evictions, s.table.memory + s.learned.memory, s.max_depth, s.deepest, cuts, s.learned_cuts)
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
@@ -665,7 +691,8 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
     ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
     callable given a dict about every ``progress_every`` seconds (the clock is read every 1024
     nodes), as ``dfs`` gives it.
-    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes, learned cuts).
+    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes, the
+    deepest depth, the pushes that reached it, {bound reason: positions it cut}, learned cuts).
     """
     cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
     cdef int depth0 = pos.ply

@@ -48,10 +48,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..families import AnyLayout
-from ..families.base import Position, solution_json
+from ..families import AnyLayout, family_of
+from ..families.base import Position, slack, solution_json
 from ..limits import Limits
-from ..result import EngineRun, Verdict
+from ..result import BOUND, LEARNED, SEARCH, EngineRun, Verdict, bound_name
 from .core import start_position
 
 # Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
@@ -82,6 +82,9 @@ class Outcome:
     seconds: float = 0.0
     table_size: int = 0
     evictions: int = 0
+    max_depth: int = 0  # the most pushes (moves, forced moves, decisions) from the start of any position entered
+    deepest: list[Any] = field(default_factory=list)  # the pushes that first reached ``max_depth``
+    cuts: dict[str, int] = field(default_factory=dict)  # positions each bound (by its reason) cut
     learned: int = 0  # positions cut by a learned key
 
 
@@ -131,12 +134,14 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None, on_learned: Callable[[Position], None] | None = None) -> Outcome:
+        progress: Progress | None = None, progress_every: float | None = None,
+        on_learned: Callable[[Position], None] | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
     budgets (see ``Restarts``); the last verdict is as complete as without.
-    ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
+    ``progress``, if given, is called about every ``progress_every`` seconds (default
+    ``PROGRESS_EVERY``) with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
     clock is read every 1024 nodes, as for the timeout.  ``on_learned``, if given, is called with
@@ -144,7 +149,8 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    next_report = start + PROGRESS_EVERY
+    every = PROGRESS_EVERY if progress_every is None else progress_every
+    next_report = start + every
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
     learns = use_bounds and pos.learns
@@ -157,8 +163,11 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     learned_cuts = 0
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
+    cuts: dict[str, int] = {}
     depth0 = len(pos.history)
     nodes = 0
+    max_depth = 0
+    deepest: list[Any] = []
     rng = random.Random(restarts.seed if restarts else 0)
     noise = 0.0
 
@@ -178,7 +187,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         moves = list(pos.history[depth0:]) if verdict == "won" else []
         unwind()
         return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
-                       len(table.keys), table.evictions, learned_cuts)
+                       len(table.keys), table.evictions, max_depth, deepest, cuts, learned_cuts)
 
     # A frame: the moves still to try here, how many pushes lead here
     # (the move plus the forced moves after it), this position's key, and the
@@ -200,8 +209,12 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         return 0
 
     def enter(pushed: int) -> bool:
-        """At a fresh position: True if it needs searching (a new frame was pushed)."""
-        nonlocal learned_cuts
+        """At a fresh position: True if it is won, else False (a new frame was pushed if it
+        needs searching)."""
+        nonlocal max_depth, deepest, learned_cuts
+        if len(pos.history) - depth0 > max_depth:
+            deepest = pos.history[depth0:]
+            max_depth = len(deepest)
         if pos.is_won():
             return True
         key = pos.key()
@@ -211,6 +224,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         if use_bounds and (why := pos.is_dead()):
             horizon = pos.horizon if learns else 0
             table.add(key, horizon)  # dead is exhausted: never bound again
+            cuts[why] = cuts.get(why, 0) + 1
             if not stack:
                 root_dead.append(why)
             lost_child(horizon, pushed)
@@ -265,7 +279,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
                 if deadline is not None and now > deadline:
                     return finish("unknown", f"timeout {limits.timeout:g} s")
                 if progress is not None and now >= next_report:
-                    next_report = now + PROGRESS_EVERY
+                    next_report = now + every
                     progress({"seconds": now - start, "nodes": nodes,
                               "nodes_per_second": nodes / max(now - start, 1e-9),
                               "depth": len(pos.history) - depth0, "table": len(table.keys)})
@@ -285,7 +299,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
-                 max_entries: int | None = None) -> Outcome:
+                 max_entries: int | None = None, progress_every: float | None = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
     (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
     same ``progress`` reports.
@@ -299,26 +313,91 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _, learned = search(
+    verdict, reason, moves, nodes, seconds, table, evictions, _, max_depth, deepest, cuts, learned = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, learned)
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress,
+        PROGRESS_EVERY if progress_every is None else progress_every)
+    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, max_depth, deepest, cuts, learned)
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
-    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
+    ``restarts=False`` (``random_seed`` and ``restart_noise`` set their seed and noise);
+    ``use_forced``/``use_bounds`` switch the dominances and bounds off; ``progress`` and
+    ``progress_every`` are ``dfs``'s;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
-    it is built and the family has a compiled position; any other is refused)."""
+    it is built and the family has a compiled position; any other is refused).
+
+    Its stats (``search_stats``): the table, the core, what decided the deal, the deepest depth, the
+    cuts of each bound and, for an unknown, the slack of the family's bound where it has one."""
     pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
+        if options.get("restart_noise") is not None:
+            restarts.noise = options["restart_noise"]
     search = compiled_dfs if core == "compiled" else dfs
     out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
+                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"),
+                 progress_every=options.get("progress_every"))
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
-    stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core}
+    stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
+                             **search_stats(out)}
     if pos.learns:
         stats["learned"] = out.learned
+    if out.verdict == "unknown":
+        reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
+        stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
     return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def search_stats(out: Outcome) -> dict[str, Any]:
+    """What a search's result says of how it went (the ``stats`` of ``dfs``'s results):
+
+    - ``decided_by`` (won or lost): ``search``, or ``bound at the deal`` when a bound cut the deal
+      itself, with ``bound`` its name (``solver.result.bound_name`` of the reason), or ``learned``
+      for a loss whose search cut positions by learned keys ("Learning" above);
+    - ``max_depth``: the most pushes (moves, forced moves, decisions) from the deal to a position
+      the search entered;
+    - ``cuts``: per bound name, how many positions the bound cut (each at most once while the
+      table keeps it), the deal's own cut included.
+    """
+    stats: dict[str, Any] = {}
+    if out.verdict == "lost" and out.reason is not None:
+        stats.update(decided_by=BOUND, bound=bound_name(out.reason))
+    elif out.verdict == "lost" and out.learned:
+        stats["decided_by"] = LEARNED
+    elif out.verdict != "unknown":
+        stats["decided_by"] = SEARCH
+    cuts: dict[str, int] = {}
+    for reason, n in out.cuts.items():
+        cuts[bound_name(reason)] = cuts.get(bound_name(reason), 0) + n
+    return {**stats, "max_depth": out.max_depth, "cuts": cuts}
+
+
+def line_slack(reference: Any, line: list[Any], compiled: Any = None) -> dict[str, int]:
+    """``slack_at_root``: the slack of the family's bound at the deal (``Position.slack`` in
+    ``solver.families.base``); ``slack_on_line``: the least slack over the positions of ``line``
+    (the search's deepest) that no bound cut.  Empty where the family cannot say.
+
+    ``reference`` is the family's Python position at the deal; ``line`` the moves from it, or,
+    with ``compiled`` (the compiled position at the deal), the compiled search's move codes,
+    replayed on both in step.  Both positions are left as they were."""
+    root = slack(reference)
+    if root is None:
+        return {}
+    least = root
+    for m in line:
+        if compiled is not None:
+            ref_move = compiled.reference_move(m)
+            compiled.push(m)
+            m = ref_move
+        reference.push(m)
+        here = slack(reference)
+        if here is not None and reference.is_dead() is None:
+            least = min(least, here)
+    for _ in line:
+        reference.pop()
+        if compiled is not None:
+            compiled.pop()
+    return {"slack_at_root": root, "slack_on_line": least}

@@ -53,6 +53,18 @@ class Position(Protocol):
         None for a decision of the search that moves nothing."""
 
 
+def slack(pos: Any) -> int | None:
+    """How many more cards the position's tightest bound could take before it proves the position
+    lost, where the family can say (``pos.slack()``); else None.
+
+    A position may define ``slack() -> int | None`` (optional; most do not): for a counting
+    bound, the room left at its tightest turn.  The engines report it for a search cut short
+    (``solver.engines.dfs.line_slack``), at the deal and along the deepest line, so that an
+    unknown says how near its bounds came to deciding it.  It is never used to prune."""
+    method = getattr(pos, "slack", None)
+    return None if method is None else method()
+
+
 def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
     """The moves, played from ``pos``, in the result contract; ``pos`` is left as it was."""
     solution = []

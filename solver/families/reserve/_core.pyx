@@ -426,9 +426,8 @@ cdef class ReserveCore(CorePosition):
         return n > 1 or (n == 1 and not (self.refill and self.stock_n))
 
     cdef int _decision(self, int* out) noexcept:
-        """As ``_decision``: the options of the available card of least value that a foundation
-        takes now (the first such column for equal values), written to ``out``; their count (0:
-        no decision)."""
+        """As ``_decision``: the options of the first available card that a foundation takes now
+        (with learning, of least value), written to ``out``; their count (0: no decision)."""
         cdef int i, v, src = 0, best = VALUES
         cdef int acc[MAXF]
         if self.batch_left:
@@ -438,7 +437,9 @@ cdef class ReserveCore(CorePosition):
                 v = self._top(i)
                 if v < best and self._wanted(v) and self._accepting(v, acc):
                     best, src = v, i
-        if self.turn == T_WASTE and self.waste_n:
+                    if not self.learns:
+                        break
+        if self.turn == T_WASTE and self.waste_n and (self.learns or best == VALUES):
             v = self.waste[self.waste_n - 1]
             if v < best and self._accepting(v, acc):
                 best, src = v, C_WASTE

@@ -184,9 +184,9 @@ class ReservePosition:
         return len(col) > 1 or (bool(col) and not (self.refill and self.stock))
 
     def _decision(self) -> list[Move] | None:
-        """The options of the available card of least value that a foundation takes now (the
-        first such column, for equal values: the choice depends on the cards, not on where the
-        columns stand, which ``learned_key`` needs).
+        """The options of the first available card that a foundation takes now: with learning,
+        the one of least value (the first such column for equal values: the choice then depends
+        on the cards, not on where the columns stand, as ``learned_key`` needs).
 
         The card goes to such a foundation now, or (``COMMIT``) is marked
         never to go to any of them.  See the module docstring for why.
@@ -200,6 +200,8 @@ class ReservePosition:
         for src, v in available:
             if (best is None or v < best[1]) and self._accepting(v):
                 best = (src, v)
+                if not self.learns:
+                    break
         if best is None:
             return None
         src, v = best
@@ -530,7 +532,21 @@ class ReservePosition:
             return BURIED_DEAD
         return self._relaxed_play()
 
-    def _relaxed_play(self) -> str | None:
+    def slack(self) -> int | None:
+        """The counting bounds' room at their tightest turn: the columns' places minus the cards out
+        (the fewer the copy count allows), least over the turns of ``_relaxed_play``'s generous
+        game (negative: the bound cuts here).  None where the bound counts no places (columns of
+        any height, a waste, batches) or may not prune (a gap may open).  Reported for unknowns;
+        never used to prune."""
+        if self.slots is None or self.turn != "place" or self.batch_size:
+            return None
+        if self.gaps_any_top and self._gap_may_open():
+            return None
+        room = [self.slots]
+        self._relaxed_play(room)
+        return room[0]
+
+    def _relaxed_play(self, room: list[int] | None = None) -> str | None:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.
 
         The generous game: every pack card is available from its turn on
@@ -570,6 +586,9 @@ class ReservePosition:
           cards seen minus that many must fit in the columns' places.  With the
           foundations holding exactly the pack, the copies free at the end must
           also be able to finish every foundation.
+
+        With ``room`` (``slack``), ``room[0]`` becomes the least room left over the turns, and the
+        play goes on past a turn that overflows.
         """
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
         game = _Generous(self, check_room)
@@ -578,10 +597,13 @@ class ReservePosition:
         for t in range(len(stock) - 1, -1, -1):
             game.turn(stock[t])  # marked if it was committed in the waste before a redeal
             if check_room:
-                if game.seen - game.gone > slots:
+                if room is not None:
+                    gone = game.gone if game.copies is None else min(game.gone, game.copies.most())
+                    room[0] = min(room[0], slots - (game.seen - gone))
+                elif game.seen - game.gone > slots:
                     self.horizon = t + 1
                     return COUNTING_DEAD
-                if game.copies is not None and game.seen - game.copies.most() > slots:
+                elif game.copies is not None and game.seen - game.copies.most() > slots:
                     self.horizon = t + 1
                     return COPIES_DEAD
         if self.exact:
