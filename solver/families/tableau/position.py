@@ -5,7 +5,8 @@ Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.bu
 takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
 (``"sequence"``) or as sequences as long as the free cells and spaces could carry
 (``"supermove"``); ``cells.count`` free cells hold one card each; foundations are built up
-in suit from the ace (one per suit and row, two rows with two packs); with
+in suit from the ace (one per suit and row, two rows with two packs), with the aces placed
+before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
@@ -66,7 +67,7 @@ from .rules import rules_for
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
     "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
-    "foundations.removable": None, "foundations.wrap": None,
+    "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None, "tableau.moves": None, "tableau.to_foundation": None,
@@ -201,6 +202,8 @@ class TableauPosition:
             known.add("reserve:0")
         if fo.base_from_deal:
             known.add("base")
+        if fo.preset:
+            known |= {f"foundation:{i}" for i in range(self.nf)}
         extra = [s for s in deal if deal[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
@@ -219,6 +222,9 @@ class TableauPosition:
         self.fh: list[int] = [0] * self.nf
         for c in deal.get("base", []):
             self.fh[c & 3] = 1  # the base card starts its suit's foundation (renamed: an ace)
+        for f in range(self.nf):
+            if deal.get(f"foundation:{f}"):
+                self.fh[f] = 1  # a preset base (foundations.preset): the ace, placed before the deal
         self.R = self.F + self.nf
         self.heel: list[int] = list(deal.get("reserve:0", []))  # the reserve pile, top card last
         self.has_heel = bool(res.count)

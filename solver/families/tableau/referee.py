@@ -95,12 +95,21 @@ class TableauGame:
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
         from_deal = layout.foundations.base_from_deal
+        preset = layout.foundations.preset  # each foundation's ace lies on it before the deal
         for stack, cs in deal.items():
             known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
-                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal))
+                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal)
+                     or (stack.startswith("foundation:") and preset))
             if cs and not known:
                 self.problem = f"the deal has cards on {stack}, which this game does not have"
                 return
+        if preset:
+            for i, pile in enumerate(self.foundations):
+                placed = [_name(c) for c in deal.get(f"foundation:{i}", [])]
+                if placed != ["A" + SUITS[i % 4]]:
+                    self.problem = f"foundation:{i} must start with its ace, placed before the deal"
+                    return
+                pile.extend(placed)
         if from_deal:
             if len(deal.get("base", [])) != 1:
                 self.problem = "the deal must hold one base card"
