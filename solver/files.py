@@ -10,6 +10,8 @@ result with a long solution a few hundred KiB).
 
 from __future__ import annotations
 
+import sys
+
 from .errors import InputError
 
 LAYOUT_LIMIT = 1 << 20  # bytes: 1 MiB
@@ -17,9 +19,14 @@ DEAL_LIMIT = 4 << 20  # 4 MiB
 RESULT_LIMIT = 64 << 20  # 64 MiB
 
 
+STDIN = "-"  # the path that names standard input
+
+
 def shown(path: str) -> str:
     """A path as messages print it: quoted when it holds a newline or another unprintable character,
-    so that a message stays one line."""
+    so that a message stays one line; standard input as ``<stdin>``."""
+    if path == STDIN:
+        return "<stdin>"
     return path if path.isprintable() else repr(path)
 
 
@@ -29,11 +36,16 @@ def size_text(n: int) -> str:
 
 def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
     """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
-    (a leading byte-order mark is dropped).  Anything else raises ``error`` naming the file,
-    ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
+    (a leading byte-order mark is dropped); ``-`` reads standard input.  Anything else raises
+    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        if path == STDIN:
+            if sys.stdin is None:
+                raise error(f"<stdin>: cannot read {what}: standard input is closed")
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
     except OSError as e:
         raise error(f"{shown(path)}: cannot read {what}: {e.strerror or e}") from None
     if len(data) > limit:
