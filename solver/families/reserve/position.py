@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import cards
+from ... import cards, positions
 from ...deal import Deal
 from ...layout import Layout, Reads
+from ...positions import Snapshot
 from .rules import foundation_sequences
 
 # The rules this position plays; any other rule value is refused (``Reads``).
@@ -57,8 +58,12 @@ DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD)
 
 
 class ReservePosition:
-    def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+    def __init__(self, layout: Layout, deal: Deal | Snapshot, *, dominance: bool = True):
+        """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
+        through a game (cards on the waste and the foundations, redeals spent, a batch open)."""
         READS.check(layout)
+        at = positions.of(layout, deal)
+        stacks = at.stacks
         r, s, fnd = layout.reserve, layout.stock, layout.foundations
         self.layout = layout
         self.ncols = r.count
@@ -106,23 +111,24 @@ class ReservePosition:
         # column empties at another moment and no refill changes.
         self.column_dominance = dominance and len(fnd.rows) <= 2 and not (self.refill and self.fifo)
 
-        self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
+        self.h = [len(stacks.get(f"foundation:{f}", ())) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
-        self.total = sum(len(v) for v in deal.values())
+        self.total = sum(len(v) for v in stacks.values())
         self.placed = sum(self.h)
         self.rem = [0] * 64  # copies of each card not yet on a foundation
-        for stack, cs in deal.items():
+        for stack, cs in stacks.items():
             if not stack.startswith("foundation"):
                 for c in cs:
                     self.rem[c] += 1
-        self.cols = [list(deal.get(f"reserve:{i}", [])) for i in range(self.ncols)]
-        self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
-        self.waste: list[int] = []
-        self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        self.cols = [list(stacks.get(f"reserve:{i}", ())) for i in range(self.ncols)]
+        self.stock = list(reversed(stacks.get("stock", ())))  # end = next card to turn
+        self.waste: list[int] = list(stacks.get("waste", ()))  # end = its top card
+        self.redeals_left = (at.redeals_left if at.redeals_left is not None
+                             else s.redeals if s.redeals >= 0 else NEVER)
         # With unlimited redeals how many are left does not matter for play: the key leaves it
         # out, or every redeal would look like a new position and the search never end.
         self.unlimited_redeals = s.redeals < 0
-        self.batch_left = 0
+        self.batch_left = at.batch_left
         self.history: list[Move] = []
         self._undo: list[Any] = []
 
