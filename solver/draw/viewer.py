@@ -114,7 +114,7 @@ def verdict_html(result: Result) -> str:
 def viewer_html(result: Result, layout: Any) -> str:
     """The page for ``result`` (any verdict; a ``won`` result's solution must be legal)."""
     solution = (result.solution or []) if result.verdict == "won" else []
-    all_steps = steps(layout, result.deal, solution)
+    all_steps = steps(layout, result.position or result.deal, solution)
     d = Drawing.of(layout, all_steps)
     frames = []
     for k, step in enumerate(all_steps):
