@@ -1,0 +1,342 @@
+"""Analyse a played game: the verdict after each move, the first losing move, a winning line.
+
+A game is a start (a deal, or a position part-way through one) and the moves played from it, in
+the result contract.  ``analyse`` replays them through the referee (an illegal move is bad input
+naming its index) and decides the position at the start and after each move, as cheaply as four
+facts allow:
+
+* the position before a won one is won (the move played from it leads to a win), and every
+  position after a lost one is lost (a move from a lost position leads only to lost ones): the
+  verdicts are ``won`` up to a boundary and ``lost`` from there on, and the first losing move is
+  the one that crosses it;
+* a winning line found by a search from one position wins from every position on it: where the
+  game follows the line, or meets a position on it by another order of moves (the referee's
+  ``state`` tells), the position is won with the rest of the line, at no cost;
+* a game that ends won was won all along, its own moves the winning line;
+* the positions between the last one known won and the first one known lost are decided by
+  bisection: each search that wins moves the first bound, each that loses the second.
+
+So the start is searched first (a lost start makes every position lost), then the last
+position, then the boundary is bisected.  A game of n moves costs the start's search and about
+log2(n) more, most of them on positions that are quick to decide.  A search cut by a limit
+leaves its position ``unknown``; the bisection then tries the other positions between the
+bounds, and a boundary it cannot pin down is reported as such (``first_losing_move`` null, the
+moves whose verdict stayed unknown named by their ``unknown`` verdicts).
+
+Every winning line a search finds is replayed by the referee from its position before it is
+used (a line that does not replay is a bug, ``VerificationFailed``); a ``lost`` comes from a
+complete search or a sound bound, or from a lost position before it.
+
+``hint`` is the same search on one position: the next move of a winning line, or why it is lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engines.dfs import run_dfs
+from .errors import InputError, VerificationFailed
+from .families import AnyLayout, family_of
+from .fingerprint import rules_fingerprint
+from .limits import Limits
+from .result import EXIT_CODES, Verdict
+
+# How a position's verdict was found (``Analysis.how``).
+SEARCHED = "searched"  # a search from this position decided it
+ON_LINE = "line"  # it lies on a winning line a search found from an earlier (or the same) position
+PLAYED = "played"  # the game ends won: the moves played from here win
+BEFORE = "before"  # a later position is won: the moves played from here lead to it
+AFTER = "after"  # an earlier position is lost
+HOW = {
+    SEARCHED: "a search from this position",
+    ON_LINE: "on a winning line found from an earlier position",
+    PLAYED: "the game ends won: the moves played from here win",
+    BEFORE: "the moves played from here reach a position proved won",
+    AFTER: "an earlier position is lost, and no move leaves a lost position for a won one",
+}
+
+# ``progress(k, n, stats)``: a search from the position after move k (of n) reports ``stats``.
+Progress = Callable[[int, int, dict[str, Any]], None]
+
+
+@dataclass
+class Analysis:
+    """What ``analyse`` found (its JSON: ``to_json``).
+
+    ``verdicts[k]`` and ``how[k]`` are about the position after ``k`` moves (``verdicts[0]``:
+    the start).  ``first_losing_move`` is the index in ``moves`` of the move after which the
+    game can no longer be won, played from a won position.  ``winning_line`` wins from the
+    position after ``winning_line_from`` moves: just before the first losing move, or, with no
+    losing move and the last position won, the last position (how to finish; empty when the
+    game is won).
+    """
+
+    layout: str
+    seed: int | None
+    start: dict[str, Any]  # {"deal": ...} or {"position": ...}: the result contract's forms
+    moves: list[dict[str, Any]]
+    verdicts: list[Verdict]
+    how: list[str | None]
+    reasons: list[str | None]  # the argument of each searched lost position, the limit of an unknown
+    first_losing_move: int | None
+    winning_line: list[dict[str, Any]] | None
+    winning_line_from: int | None
+    stats: dict[str, Any] = field(default_factory=dict)
+    max_rank: int | None = None
+    fingerprint: str | None = None
+
+    @property
+    def lost_after(self) -> int | None:
+        """The number of moves after which the game is first proved lost (0: the start), or None."""
+        return next((k for k, v in enumerate(self.verdicts) if v == "lost"), None)
+
+    @property
+    def exit_code(self) -> int:
+        """The verdict of the position after the last move: 0 won, 1 lost, 3 unknown."""
+        return EXIT_CODES[self.verdicts[-1]]
+
+    def lost_reason(self) -> str | None:
+        """Why the first lost position is lost: the bound that proved it, or a complete search."""
+        k = self.lost_after
+        if k is None:
+            return None
+        return self.reasons[k] or "a complete search finds no win"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": "analysis", "layout": self.layout, "seed": self.seed, **self.start,
+            "start": {"verdict": self.verdicts[0], "how": self.how[0], "reason": self.reasons[0]},
+            "moves": [{"move": m, "verdict": v, "how": h, "reason": r}
+                      for m, v, h, r in zip(self.moves, self.verdicts[1:], self.how[1:], self.reasons[1:])],
+            "first_losing_move": self.first_losing_move,
+            "lost_after": self.lost_after,
+            "lost_reason": self.lost_reason(),
+            "winning_line": self.winning_line,
+            "winning_line_from": self.winning_line_from,
+            "stats": self.stats,
+        }
+        if self.max_rank is not None:
+            out["max_rank"] = self.max_rank
+        if self.fingerprint is not None:
+            out["fingerprint"] = self.fingerprint
+        return out
+
+
+def analyse(layout: AnyLayout, start: Any, moves: list[dict[str, Any]], *, seed: int | None = None,
+            limits: Limits | None = None, core: str = "auto", progress: Progress | None = None,
+            where: str = "moves") -> Analysis:
+    """Decide the start and the position after each of ``moves`` (see the module text).
+
+    ``start`` is a deal or a position of ``layout``'s family; ``limits`` bound each search (one
+    per position searched, not the whole analysis); ``core`` is the DFS's.  An illegal move is an
+    ``InputError`` naming ``where`` and its index.
+    """
+    t0 = time.perf_counter()
+    family = family_of(layout)
+    limits = limits or Limits()
+    game = family.referee(layout, start)
+    if game.problem:
+        raise InputError(f"the start: {game.problem}")
+    states: list[Hashable] = [game.state()]
+    positions = [game.position()]
+    for i, move in enumerate(moves):
+        problem = game.play(move)
+        if problem:
+            raise InputError(f"{where}[{i}]: {problem}")
+        states.append(game.state())
+        positions.append(game.position())
+    n = len(moves)
+    work = _Work(layout, moves, states, positions, limits, core, progress)
+    if game.won():
+        work.mark_played()
+    else:
+        work.search(0)
+        if work.verdicts[0] != "lost":
+            if work.verdicts[n] is None:
+                work.search(n)
+            work.bisect()
+    first = work.first_losing_move()
+    line_from = first if first is not None else n if work.verdicts[n] == "won" else None
+    line = work.line_of(line_from) if line_from is not None else None
+    is_deal = family.is_deal(layout, start)
+    shown = ({"deal": family.deal_to_json(layout, start)} if is_deal
+             else {"deal": None, "position": family.position_to_json(layout, start)})
+    verdicts: list[Verdict] = [v or "unknown" for v in work.verdicts]
+    stats = {"searches": work.searches, "nodes": work.nodes, "seconds": round(time.perf_counter() - t0, 4)}
+    return Analysis(layout.name, seed, shown, list(moves), verdicts, work.how, work.reasons, first, line,
+                    line_from, stats, family.max_rank(layout), rules_fingerprint(layout))
+
+
+class _Work:
+    """The verdicts found so far and how, with the winning lines they rest on."""
+
+    def __init__(self, layout: AnyLayout, moves: list[dict[str, Any]], states: list[Hashable],
+                 positions: list[Any], limits: Limits, core: str, progress: Progress | None):
+        self.layout, self.moves, self.states, self.positions = layout, moves, states, positions
+        self.limits, self.core, self.progress = limits, core, progress
+        n = len(moves)
+        self.verdicts: list[Verdict | None] = [None] * (n + 1)
+        self.how: list[str | None] = [None] * (n + 1)
+        self.reasons: list[str | None] = [None] * (n + 1)
+        self.lines: dict[int, list[dict[str, Any]]] = {}  # searched won positions: the line found
+        self.via: dict[int, tuple[int, int]] = {}  # won position -> (m, j): the line of m from its move j on
+        self.on_line: dict[Hashable, tuple[int, int]] = {}  # a referee state on the line of m, at move j
+        self.tried: set[int] = set()  # positions searched
+        self.searches = 0
+        self.nodes = 0
+
+    # -------------------------------------------------------------- facts
+
+    def mark_played(self) -> None:
+        """The game ends won: every position is won, the moves played from it the line."""
+        for k in range(len(self.verdicts)):
+            self.verdicts[k], self.how[k] = "won", PLAYED
+
+    def mark_won(self, k: int, line: list[dict[str, Any]]) -> None:
+        """Position k is won by ``line`` (replayed): so is every position of the game that lies
+        on a winning line found so far, and every position before a won one."""
+        self.verdicts[k], self.how[k], self.reasons[k] = "won", SEARCHED, None
+        self.lines[k] = line
+        self._record_line(k, line)
+        for j, state in enumerate(self.states):
+            if self.verdicts[j] != "won" and state in self.on_line:
+                self.verdicts[j], self.how[j], self.reasons[j] = "won", ON_LINE, None
+                self.via[j] = self.on_line[state]
+        last = max(j for j, v in enumerate(self.verdicts) if v == "won")
+        for i in range(last):
+            if self.verdicts[i] != "won":
+                self.verdicts[i], self.how[i], self.reasons[i] = "won", BEFORE, None
+
+    def mark_lost(self, k: int, reason: str | None) -> None:
+        """Position k is lost: so is every position after it."""
+        self.verdicts[k], self.how[k], self.reasons[k] = "lost", SEARCHED, reason
+        for j in range(k + 1, len(self.verdicts)):
+            if self.verdicts[j] != "lost":
+                self.verdicts[j], self.how[j], self.reasons[j] = "lost", AFTER, None
+
+    def _record_line(self, k: int, line: list[dict[str, Any]]) -> None:
+        """Replay ``line`` from position k through the referee, noting every state on it."""
+        family = family_of(self.layout)
+        game = family.referee(self.layout, self.positions[k])
+        self.on_line.setdefault(game.state(), (k, 0))
+        for j, move in enumerate(line):
+            problem = game.play(move)
+            if problem:
+                raise VerificationFailed(f"a winning line from the position after move {k} does not replay: {problem}")
+            self.on_line.setdefault(game.state(), (k, j + 1))
+        if not game.won():
+            raise VerificationFailed(f"a winning line from the position after move {k} does not win: "
+                                     f"{game.unfinished()}")
+
+    # -------------------------------------------------------------- searches
+
+    def search(self, k: int) -> None:
+        """Search position k (unless decided already) and note what it proves."""
+        if self.verdicts[k] is not None and self.verdicts[k] != "unknown":
+            return
+        self.tried.add(k)
+        self.searches += 1
+        progress = None
+        if self.progress is not None:
+            report, total = self.progress, len(self.moves)
+
+            def progress(stats: dict[str, Any]) -> None:
+                report(k, total, stats)
+
+            report(k, total, {})
+        run = run_dfs(self.layout, self.positions[k], self.limits, core=self.core, progress=progress)
+        self.nodes += run.nodes
+        if run.verdict == "won":
+            self.mark_won(k, run.solution or [])
+        elif run.verdict == "lost":
+            self.mark_lost(k, run.reason)
+        else:
+            self.verdicts[k], self.how[k], self.reasons[k] = "unknown", SEARCHED, run.reason
+
+    def bounds(self) -> tuple[int, int]:
+        """The last position known won (-1: none) and the first known lost (n + 1: none)."""
+        won = [k for k, v in enumerate(self.verdicts) if v == "won"]
+        lost = [k for k, v in enumerate(self.verdicts) if v == "lost"]
+        return (max(won) if won else -1), (min(lost) if lost else len(self.verdicts))
+
+    def bisect(self) -> None:
+        """Search between the bounds, the middle first, until they meet or every position
+        between them has been searched (and stayed unknown)."""
+        while True:
+            lo, hi = self.bounds()
+            left = [k for k in range(lo + 1, hi) if k not in self.tried]
+            if not left:
+                return
+            mid = (lo + hi) // 2
+            self.search(min(left, key=lambda k: (abs(k - mid), k)))
+
+    # -------------------------------------------------------------- answers
+
+    def first_losing_move(self) -> int | None:
+        """The index of the move from a won position to a lost one, if there is one."""
+        lo, hi = self.bounds()
+        return hi - 1 if 0 <= lo == hi - 1 and hi < len(self.verdicts) else None
+
+    def line_of(self, k: int) -> list[dict[str, Any]]:
+        """A winning line from won position k."""
+        if self.how[k] == PLAYED:
+            return list(self.moves[k:])
+        if k in self.lines:
+            return list(self.lines[k])
+        if k in self.via:
+            m, j = self.via[k]
+            return list(self.lines[m][j:])
+        m = next(i for i in range(k + 1, len(self.verdicts)) if i in self.lines or i in self.via)
+        return list(self.moves[k:m]) + self.line_of(m)  # BEFORE: the moves played reach m
+
+
+@dataclass
+class Hint:
+    """What ``hint`` found: the verdict of one position, the next move of a winning line (and the
+    line), or the argument that it is lost, or the limit that stopped the search."""
+
+    layout: str
+    verdict: Verdict
+    reason: str | None
+    line: list[dict[str, Any]] | None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def move(self) -> dict[str, Any] | None:
+        return self.line[0] if self.line else None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    def why(self) -> str | None:
+        """Why the position is lost (the bound, or a complete search), or why it stayed unknown."""
+        if self.verdict == "lost" and self.reason is None:
+            return f"a complete search of {self.stats.get('nodes', 0):,} positions finds no win"
+        return self.reason
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "hint", "layout": self.layout, "verdict": self.verdict, "reason": self.why(),
+                "move": self.move, "line": self.line, "stats": self.stats}
+
+
+def hint(layout: AnyLayout, position: Any, *, limits: Limits | None = None, core: str = "auto",
+         progress: Callable[[dict[str, Any]], None] | None = None) -> Hint:
+    """The next move of a winning line from ``position`` (a deal or a position), replayed by the
+    referee with the rest of the line; or the argument that proves it lost; or the limit hit."""
+    t0 = time.perf_counter()
+    family = family_of(layout)
+    game = family.referee(layout, position)
+    if game.problem:
+        raise InputError(f"the position: {game.problem}")
+    run = run_dfs(layout, position, limits or Limits(), core=core, progress=progress)
+    line = run.solution if run.verdict == "won" else None
+    if line is not None:
+        problem = family.replay(layout, position, line)
+        if problem is not None:
+            raise VerificationFailed(f"a winning line from the position does not replay: {problem}")
+    stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
+    return Hint(layout.name, run.verdict, run.reason, line, stats)
