@@ -110,7 +110,7 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None) -> Outcome:
+        progress: Progress | None = None, table: _Table | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
@@ -118,14 +118,16 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
-    clock is read every 1024 nodes, as for the timeout.
+    clock is read every 1024 nodes, as for the timeout.  ``table``: the table of
+    earlier searches to start from and add to (``SharedTable``); None: a new one
+    bounded by ``limits.max_memory``.
     """
     limits = limits or Limits()
     start = time.perf_counter()
     next_report = start + PROGRESS_EVERY
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
-    table = _Table(max_entries(limits))
+    table = _Table(max_entries(limits)) if table is None else table
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
     depth0 = len(pos.history)
@@ -221,13 +223,14 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
-                 max_entries: int | None = None) -> Outcome:
+                 max_entries: int | None = None, table: Any = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
     (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
     same ``progress`` reports.
 
     ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
-    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).
+    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``table``: a compiled
+    table (``_dfs.KeyTable``) of earlier searches to start from and add to (``SharedTable``).
     """
     from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
@@ -235,24 +238,60 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
+    verdict, reason, moves, nodes, seconds, size, evictions, _ = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY, table)
+    return Outcome(verdict, reason, moves, nodes, seconds, size, evictions)
+
+
+class SharedTable:
+    """The exhausted keys of searches kept for the next ones, on one game (``solver.analysis``).
+
+    A key the search exhausts is a position from which it found no win, searching everything
+    under it.  In a game where no position can come back (no cycle) nothing under it was cut
+    for lying on the current line, so it is a lost position, whatever search met it and from
+    whatever start (the bounds' and dominances' cuts are sound from any position).  Searches
+    from other positions of the same game may skip it too, provided a key means the same
+    position from any of their starts.  Both are the family's to promise
+    (``GameFamily.shares_table``); the caller checks it.  One table per core (their keys
+    differ), made by the first search on it and bounded by that search's ``limits.max_memory``.
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = {}
+
+    def table(self, core: str, pos: Any, limits: Limits) -> Any:
+        if core not in self.tables:
+            if core == "compiled":
+                from ._dfs import KeyTable, table_bytes_per_entry
+
+                most = -1 if limits.max_memory is None else max(
+                    64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
+                self.tables[core] = KeyTable(most)
+            else:
+                self.tables[core] = _Table(max_entries(limits))
+        return self.tables[core]
+
+    def __len__(self) -> int:
+        return sum(len(t.keys) if isinstance(t, _Table) else len(t) for t in self.tables.values())
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
     ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
-    it is built and the family has a compiled position; any other is refused)."""
+    it is built and the family has a compiled position; any other is refused); ``shared``, a
+    ``SharedTable`` to start from and add to (only where ``GameFamily.shares_table`` says so)."""
     pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
+    shared = options.get("shared")
+    table = None if shared is None else shared.table(core, pos, limits)
     search = compiled_dfs if core == "compiled" else dfs
     out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
+                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"),
+                 table=table)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     return EngineRun(out.verdict, out.reason, solution, out.nodes,
                      {"table": out.table_size, "evictions": out.evictions, "core": core})

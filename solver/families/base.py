@@ -250,6 +250,13 @@ class GameFamily(ABC):
         position ``start`` is; ``UnsupportedError`` for a position part-way through a game."""
         return start
 
+    def shares_table(self, layout: Any) -> bool:
+        """Whether searches from positions of one game may share their tables
+        (``solver.engines.dfs.SharedTable``): no position of ``layout`` can come back after
+        moves (so every key a search exhausts is lost), and a key means the same position from
+        any start of one game.  False unless the family proves both."""
+        return False
+
     def position_after(self, layout: Any, start: Any, moves: list[dict[str, Any]], where: str = "moves") -> Any:
         """The position after ``moves`` (the result contract's), played by the referee from
         ``start`` (a deal or a position); an illegal move is bad input naming its index."""
