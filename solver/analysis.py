@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .engines.dfs import run_dfs
+from .engines.dfs import SharedTable, run_dfs
 from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of
 from .fingerprint import rules_fingerprint
@@ -57,6 +57,10 @@ HOW = {
     BEFORE: "the moves played from here reach a position proved won",
     AFTER: "an earlier position is lost, and no move leaves a lost position for a won one",
 }
+
+# The bound of the table the searches share when ``limits.max_memory`` gives none: the oldest
+# half is dropped when it is full, which costs time, never a verdict.
+SHARED_MEMORY = 1 << 30
 
 # ``progress(k, n, stats)``: a search from the position after move k (of n) reports ``stats``.
 Progress = Callable[[int, int, dict[str, Any]], None]
@@ -126,13 +130,14 @@ class Analysis:
 
 
 def analyse(layout: AnyLayout, start: Any, moves: list[dict[str, Any]], *, seed: int | None = None,
-            limits: Limits | None = None, core: str = "auto", progress: Progress | None = None,
-            where: str = "moves") -> Analysis:
+            limits: Limits | None = None, budget: float | None = None, core: str = "auto",
+            progress: Progress | None = None, where: str = "moves") -> Analysis:
     """Decide the start and the position after each of ``moves`` (see the module text).
 
     ``start`` is a deal or a position of ``layout``'s family; ``limits`` bound each search (one
-    per position searched, not the whole analysis); ``core`` is the DFS's.  An illegal move is an
-    ``InputError`` naming ``where`` and its index.
+    per position searched); ``budget``, seconds for the whole analysis (None: no limit): once
+    spent, no more searches, and what is undecided stays ``unknown``.  ``core`` is the DFS's.
+    An illegal move is an ``InputError`` naming ``where`` and its index.
     """
     t0 = time.perf_counter()
     family = family_of(layout)
@@ -149,7 +154,7 @@ def analyse(layout: AnyLayout, start: Any, moves: list[dict[str, Any]], *, seed:
         states.append(game.state())
         positions.append(game.position())
     n = len(moves)
-    work = _Work(layout, moves, states, positions, limits, core, progress)
+    work = _Work(layout, moves, states, positions, limits, core, progress, budget)
     if game.won():
         work.mark_played()
     else:
@@ -174,9 +179,12 @@ class _Work:
     """The verdicts found so far and how, with the winning lines they rest on."""
 
     def __init__(self, layout: AnyLayout, moves: list[dict[str, Any]], states: list[Hashable],
-                 positions: list[Any], limits: Limits, core: str, progress: Progress | None):
+                 positions: list[Any], limits: Limits, core: str, progress: Progress | None,
+                 budget: float | None):
         self.layout, self.moves, self.states, self.positions = layout, moves, states, positions
         self.limits, self.core, self.progress = limits, core, progress
+        self.budget = budget
+        self.deadline = None if budget is None else time.perf_counter() + budget
         n = len(moves)
         self.verdicts: list[Verdict | None] = [None] * (n + 1)
         self.how: list[str | None] = [None] * (n + 1)
@@ -187,6 +195,10 @@ class _Work:
         self.tried: set[int] = set()  # positions searched
         self.searches = 0
         self.nodes = 0
+        # What each search exhausted, for the next ones, where the family proves it sound.
+        self.shared = SharedTable() if family_of(layout).shares_table(layout) else None
+        if self.shared is not None and limits.max_memory is None:
+            self.limits = replace(limits, max_memory=SHARED_MEMORY)
 
     # -------------------------------------------------------------- facts
 
@@ -233,11 +245,23 @@ class _Work:
 
     # -------------------------------------------------------------- searches
 
+    def spent(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
     def search(self, k: int) -> None:
         """Search position k (unless decided already) and note what it proves."""
         if self.verdicts[k] is not None and self.verdicts[k] != "unknown":
             return
         self.tried.add(k)
+        limits = self.limits
+        if self.deadline is not None:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                self.verdicts[k], self.how[k] = "unknown", None
+                self.reasons[k] = f"not searched: the analysis's time limit ({self.budget:g} s) was spent"
+                return
+            if limits.timeout is None or limits.timeout > left:
+                limits = replace(limits, timeout=left)
         self.searches += 1
         progress = None
         if self.progress is not None:
@@ -247,7 +271,8 @@ class _Work:
                 report(k, total, stats)
 
             report(k, total, {})
-        run = run_dfs(self.layout, self.positions[k], self.limits, core=self.core, progress=progress)
+        run = run_dfs(self.layout, self.positions[k], limits, core=self.core, progress=progress,
+                      shared=self.shared)
         self.nodes += run.nodes
         if run.verdict == "won":
             self.mark_won(k, run.solution or [])
@@ -263,15 +288,19 @@ class _Work:
         return (max(won) if won else -1), (min(lost) if lost else len(self.verdicts))
 
     def bisect(self) -> None:
-        """Search between the bounds, the middle first, until they meet or every position
-        between them has been searched (and stayed unknown)."""
-        while True:
+        """Search between the bounds until they meet, every position between them has been
+        searched (and stayed unknown) or the time is spent.  Each search is the position
+        farthest from the bounds and from the positions searched already: the middle first, and
+        after a search cut by a limit, the middles of the gaps beside it rather than its
+        neighbours (positions near a hard one tend to be hard too)."""
+        while not self.spent():
             lo, hi = self.bounds()
-            left = [k for k in range(lo + 1, hi) if k not in self.tried]
-            if not left:
+            done = sorted({lo, hi} | {k for k in self.tried if lo < k < hi})
+            gaps = [(b - a, a) for a, b in zip(done, done[1:]) if b - a > 1]
+            if not gaps:
                 return
-            mid = (lo + hi) // 2
-            self.search(min(left, key=lambda k: (abs(k - mid), k)))
+            width, a = max(gaps, key=lambda g: (g[0], -g[1]))
+            self.search(a + width // 2)
 
     # -------------------------------------------------------------- answers
 

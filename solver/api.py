@@ -363,12 +363,13 @@ def start_of(layout: AnyLayout, seed: int | None = None, deal: Any = None, deal_
 
 def analyse(layout: str | AnyLayout, moves: list[dict[str, Any]] | str, *, seed: int | None = None,
             deal: Any = None, deal_file: str | None = None, position_file: str | None = None,
-            limits: Limits | None = None, core: str = "auto", progress: Any = None) -> Analysis:
+            limits: Limits | None = None, budget: float | None = None, core: str = "auto",
+            progress: Any = None) -> Analysis:
     """Analyse a played game: ``moves`` (a list in the result contract, or a file ``read_moves``
     reads) from the start given (a seed, a deal or a position; by default the start the file
     ``moves`` records, when it is a result or an analysis).  Returns the verdict of the start and
     of the position after each move, the first losing move and a winning line from just before it
-    (``solver.analysis``); ``limits`` bound each search, not the whole analysis."""
+    (``solver.analysis``); ``limits`` bound each search, ``budget`` (seconds) the whole analysis."""
     lay = load_layout(layout)
     where = "moves"
     if isinstance(moves, str):
@@ -378,7 +379,8 @@ def analyse(layout: str | AnyLayout, moves: list[dict[str, Any]] | str, *, seed:
             deal, seed = _start_in(lay, obj, where)
         moves = moves_from_json(obj, where)
     start = start_of(lay, seed, deal, deal_file, position_file)
-    return _analyse(lay, start, moves, seed=seed, limits=limits, core=core, progress=progress, where=where)
+    return _analyse(lay, start, moves, seed=seed, limits=limits, budget=budget, core=core, progress=progress,
+                    where=where)
 
 
 def _start_in(layout: AnyLayout, obj: Any, where: str) -> tuple[Any, int | None]:

@@ -12,10 +12,21 @@ from ..analysis import Analysis, Hint
 from ..errors import InputError
 from ..limits import Limits
 from ..live import LiveLine, format_stat
-from ..options import add_deal_source, add_layout, add_moves, add_out, emit, load
+from ..options import (
+    add_deal_source,
+    add_layout,
+    add_moves,
+    add_out,
+    emit,
+    load,
+    memory_size,
+    nonnegative_int,
+    seconds_or_none,
+)
 from .solve import add_core, add_limits
 
 DEFAULT_TIMEOUT = 10.0  # seconds per position searched
+DEFAULT_BUDGET = 60.0  # seconds for the whole analysis
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,10 +51,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_moves(p, True, "the moves played")
     p.add_argument("--json", action="store_true",
                    help="print the analysis as JSON: the verdict after each move, the first losing move, the line")
-    add_limits(p, DEFAULT_TIMEOUT)
-    for action in p._actions:  # the limits bound each search, not the analysis
-        if action.dest in ("timeout", "max_nodes", "max_memory") and action.help:
-            action.help = "per position searched: " + action.help
+    p.add_argument("--timeout", type=seconds_or_none, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help=f"stop searching after this many seconds in all; what is undecided then stays unknown "
+                        f"(default {DEFAULT_BUDGET:g}; 0: no time limit)")
+    p.add_argument("--search-timeout", type=seconds_or_none, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop each search after this many seconds, its position unknown (default "
+                        f"{DEFAULT_TIMEOUT:g}; 0: no limit but --timeout)")
+    p.add_argument("--max-nodes", type=nonnegative_int, metavar="N", help="stop each search after N nodes")
+    p.add_argument("--max-memory", type=memory_size, metavar="SIZE",
+                   help="bound the transposition table (shared by the searches where the game allows; "
+                        "default 1G then); the oldest half is dropped when full, which costs time, never a verdict")
     add_core(p)
     add_out(p, "the analysis")
     p.set_defaults(handler=run_analyse)
@@ -87,7 +104,8 @@ def run_analyse(args: argparse.Namespace) -> int:
             live.show(f"the position after move {k} of {n}" + "".join(f"  {format_stat(key, v)}"
                                                                      for key, v in stats.items()))
 
-        analysis = api.analyse(layout, args.moves, seed=args.seed, deal=start, limits=_limits(args),
+        limits = Limits(max_nodes=args.max_nodes, timeout=args.search_timeout, max_memory=args.max_memory)
+        analysis = api.analyse(layout, args.moves, seed=args.seed, deal=start, limits=limits, budget=args.timeout,
                                core=args.core, progress=progress)
     text = json.dumps(analysis.to_json()) if args.json else format_analysis(analysis)
     emit(text, args.out)
