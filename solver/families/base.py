@@ -245,6 +245,13 @@ class GameFamily(ABC):
         """Whether ``start`` is a deal (else a position part-way through a game)."""
         return True
 
+    def start_to_json(self, layout: Any, start: Any) -> dict[str, Any]:
+        """A result's fields for the start it was searched from: ``deal`` (the result contract's),
+        or for a position part-way through a game an empty ``deal`` and its ``position``."""
+        if self.is_deal(layout, start):
+            return {"deal": self.deal_to_json(layout, start)}
+        return {"deal": {}, "position": self.position_to_json(layout, start)}
+
     def model_deal(self, layout: Any, start: Any) -> Any:
         """The deal a CP-SAT model starts from: ``start`` itself, or the deal whose move 0 the
         position ``start`` is; ``UnsupportedError`` for a position part-way through a game."""
