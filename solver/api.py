@@ -31,9 +31,9 @@ from .limits import Limits
 from .result import EXIT_CODES, EngineRun, Result
 
 __all__ = ["Analysis", "AnyLayout", "DrawableDeal", "DrawableResult", "Hint", "Limits", "Result", "VerificationFailed",
-           "analyse", "deal", "hint", "load_layout", "load_result", "make_deal", "moves_from_json", "position_after",
-           "position_from_json", "position_json", "position_text", "read_moves", "read_position", "reduced_rank",
-           "solve", "verify", "verify_solution"]
+           "analyse", "deal", "hint", "load_analysis", "load_layout", "load_result", "make_deal", "moves_from_json",
+           "position_after", "position_from_json", "position_json", "position_text", "read_moves", "read_position",
+           "reduced_rank", "solve", "verify", "verify_solution"]
 
 
 def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None) -> AnyLayout:
@@ -201,7 +201,7 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
     result = Result(
         layout=obj["layout"], seed=seed if isinstance(seed, int) else None, engine=str(obj.get("engine", "?")),
         verdict=obj["verdict"], reason=reason if isinstance(reason, str) else None,
-        stats=stats if isinstance(stats, dict) else {}, **start_json(lay, dealt),
+        stats=stats if isinstance(stats, dict) else {}, **family.start_to_json(lay, dealt),
         solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank,
         fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
     return DrawableResult.of(result, lay)
@@ -225,7 +225,7 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
     result = DrawableResult(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
-                            reason=run.reason, stats=stats, **start_json(layout, deal),
+                            reason=run.reason, stats=stats, **family.start_to_json(layout, deal),
                             solution=run.solution if run.verdict == "won" else None,
                             max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
     result.drawn_layout = layout
@@ -235,14 +235,6 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
             raise VerificationFailed(f"engine {engine} claimed a win on {layout.name} "
                                      f"seed {seed} but the verifier says: {problem}")
     return result
-
-
-def start_json(layout: AnyLayout, start: Any) -> dict[str, Any]:
-    """A result's fields for its start: ``deal``, or (a position part-way through a game) ``position``."""
-    family = family_of(layout)
-    if family.is_deal(layout, start):
-        return {"deal": family.deal_to_json(layout, start)}
-    return {"deal": {}, "position": family.position_to_json(layout, start)}
 
 
 def _start_of(family: Any, lay: AnyLayout, result: Result, where: str) -> Any:
@@ -409,3 +401,30 @@ def hint(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None, 
     if played:
         start = position_after(lay, start, played, moves if isinstance(moves, str) else "moves")
     return _hint(lay, start, limits=limits, core=core, progress=progress)
+
+
+def load_analysis(source: Analysis | dict[str, Any], layout: str | AnyLayout | None = None,
+                  where: str = "analysis") -> tuple[Analysis, AnyLayout]:
+    """An analysis (an object or its JSON) checked against its layout: the start must fit it, the
+    moves must be legal (the first illegal one is named with its index), and the winning line
+    must win from its position; else ``InputError`` naming ``where``.  With the layout it is for."""
+    a = Analysis.from_json(source.to_json() if isinstance(source, Analysis) else source, where)
+    try:
+        lay = load_layout(layout or a.layout, a.max_rank)
+    except InputError as e:
+        raise InputError(f"{where}: {e}") from None
+    family = family_of(lay)
+    if isinstance(a.start.get("position"), dict):
+        start = family.position_from_json(lay, a.start["position"], f"{where}: position")
+    else:
+        start = family.deal_from_json(lay, a.start.get("deal"), f"{where}: deal")
+    if a.fingerprint is not None and a.fingerprint != rules_fingerprint(lay):
+        raise InputError(f"{where}: made with rules fingerprint {a.fingerprint}, but layout {lay.name!r} has "
+                         f"{rules_fingerprint(lay)} (an edited or another layout file?)")
+    family.position_after(lay, start, a.moves, f"{where}: moves")
+    if a.winning_line is not None and a.winning_line_from is not None:
+        at = family.position_after(lay, start, a.moves[:a.winning_line_from], f"{where}: moves")
+        problem = family.replay(lay, at, a.winning_line)
+        if problem is not None:
+            raise InputError(f"{where}: winning_line: {problem}")
+    return a, lay
