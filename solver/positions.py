@@ -247,9 +247,9 @@ def _check_cards(layout: Layout, stacks: dict[str, tuple[int, ...]], where: str,
                 if want[c] == 0:
                     raise PositionError(f"{at(stack)}: card {cards.name(c)} is not in this pack "
                                         f"(ranks A..{cards.RANKS[layout.max_rank - 1]})")
-                copies = "once" if want[c] == 1 else f"{want[c]} times"
-                raise PositionError(f"{at(stack)}: card {cards.name(c)} appears more than {copies} "
-                                    f"(the pack holds it {copies})")
+                copies = "once" if want[c] == 1 else "twice" if want[c] == 2 else f"{want[c]} times"
+                raise PositionError(f"{at(stack)}: card {cards.name(c)} appears more often than the pack holds "
+                                    f"it ({copies})")
     missing = want - have
     if missing:
         raise PositionError(f"{where}: missing cards: {' '.join(cards.name(c) for c in sorted(missing.elements()))}")
