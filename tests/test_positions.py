@@ -304,3 +304,20 @@ def test_the_python_api_reads_and_writes_positions(tmp_path: Any) -> None:
     shown = api.deal(layout, seed=4, moves=(won.solution or [])[:25])
     assert shown.stacks == pos and shown.svg().startswith("<svg") and "after move 25" in shown.text()
     assert api.solve(layout, deal=pos).verdict == "won"
+
+
+def test_a_peg_board_position_is_a_board(tmp_path: Any) -> None:
+    """Peg boards: a position is a start, written and read as a deal is (a picture, or JSON)."""
+    layout = load_layout("english-33")
+    family = family_of(layout)
+    won = api.solve(layout)
+    start = family.deal_from_seed(layout, None)
+    pos = family.position_after(layout, start, (won.solution or [])[:10])
+    assert len(pos) == 32 - 10
+    (tmp_path / "board.txt").write_text(family.position_to_text(layout, pos))
+    assert family.read_position(layout, str(tmp_path / "board.txt")) == pos
+    assert family.position_from_json(layout, family.position_to_json(layout, pos), "board") == pos
+    again = api.solve(layout, deal=pos, limits=Limits(timeout=30))
+    assert again.verdict == "won" and family.replay(layout, pos, again.solution or []) is None
+    a = api.analyse(layout, (won.solution or [])[:10], deal=start)
+    assert set(a.verdicts) == {"won"} and a.first_losing_move is None

@@ -168,6 +168,15 @@ class PegLayout:
         text = self.board.picture(self.peg_indices(deal))
         return text if text.endswith("\n") else text + "\n"
 
+    def compact_picture(self, deal: Deal) -> str:
+        """The board as ``read_deal`` reads a picture: ``o`` a peg, ``.`` an empty hole, a space
+        where the board has none; one row a line."""
+        pegs = self.peg_indices(deal)
+        grid = [[" "] * self.board.cols for _ in range(self.board.rows)]
+        for i, (r, c) in enumerate(self.board.cells):
+            grid[r][c] = "o" if i in pegs else "."
+        return "".join("".join(row).rstrip() + "\n" for row in grid)
+
     def deal_from_json(self, obj: Any, where: str = "deal") -> Deal:
         if not isinstance(obj, dict) or not obj or set(obj) - {"pegs", "empty"}:
             raise DealError(f"{where}: expected an object with 'pegs' and/or 'empty': lists of hole names")
