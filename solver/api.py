@@ -13,7 +13,6 @@ with its verdict; ``result.svg(move=k)`` is the position after k moves and
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, fields
 from typing import Any
@@ -25,7 +24,7 @@ from .engines import ENGINES
 from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families import load_layout as _load
-from .files import RESULT_LIMIT, read_text, shown
+from .files import RESULT_LIMIT, parse_json, read_text, shown
 from .fingerprint import rules_fingerprint
 from .limits import Limits
 from .result import EXIT_CODES, EngineRun, Result
@@ -316,14 +315,8 @@ def read_moves(path: str) -> list[dict[str, Any]]:
 
 
 def _read_json(path: str) -> Any:
-    where = shown(path)
     text = read_text(path, RESULT_LIMIT, "moves file", "a JSON list of moves, or a result JSON with a solution")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except RecursionError:
-        raise InputError(f"{where}: malformed JSON: nested too deeply") from None
+    return parse_json(text, shown(path))
 
 
 def moves_from_json(obj: Any, where: str = "moves") -> list[dict[str, Any]]:

@@ -10,7 +10,9 @@ result with a long solution a few hundred KiB).
 
 from __future__ import annotations
 
+import json
 import sys
+from typing import Any
 
 from .errors import InputError
 
@@ -32,6 +34,16 @@ def shown(path: str) -> str:
 
 def size_text(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
+
+
+def parse_json(text: str, where: str, error: type[InputError] = InputError) -> Any:
+    """Parsed JSON, or ``error`` naming ``where`` (and the line) when it is malformed."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+    except RecursionError:
+        raise error(f"{where}: malformed JSON: nested too deeply") from None
 
 
 def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:

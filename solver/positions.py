@@ -22,17 +22,15 @@ than the layout gives, ...), naming the line or key.
 
 from __future__ import annotations
 
-import json
 import re
-from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards
-from .deal import Deal, expected_counts
+from .deal import Deal, check_pack, content_lines, expected_counts, layout_stacks
 from .errors import CardError, DealError
-from .files import DEAL_LIMIT, read_text, shown
+from .files import DEAL_LIMIT, parse_json, read_text, shown
 from .layout import Layout
 
 __all__ = ["Snapshot", "check", "counts_batches", "counts_redeals", "from_deal", "from_json", "from_text",
@@ -67,19 +65,11 @@ class Snapshot:
 
 
 def stack_names(layout: Layout) -> list[str]:
-    """Every stack a position of ``layout`` lists, in the order the text lists them."""
-    out = []
-    if layout.stock.turn != "none" or expected_counts(layout).get("stock"):
-        out.append("stock")
-    if layout.stock.turn == "waste":
-        out.append("waste")
-    out += [f"foundation:{i}" for i in range(layout.foundations.count)]
-    out += [f"cell:{i}" for i in range(layout.cells.count)]
-    out += [f"tableau:{i}" for i in range(layout.tableau.count)]
-    out += [f"reserve:{i}" for i in range(layout.reserve.count)]
-    if layout.hole is not None:
-        out.append("hole")
-    return out
+    """Every stack a position of ``layout`` lists, in the order the text lists them: the layout's
+    stacks (``deal.layout_stacks``), the stock only where the game has one, and no ``base``
+    (the base card of a deal lies on its foundation)."""
+    stock = layout.stock.turn != "none" or bool(expected_counts(layout).get("stock"))
+    return [s for s in layout_stacks(layout) if s != "base" and (s != "stock" or stock)]
 
 
 def counts_redeals(layout: Layout) -> bool:
@@ -203,7 +193,7 @@ def check(layout: Layout, pos: Snapshot, where: str, lines: Lines | None = None)
             hint = " (in a position the base card lies on its foundation)" if stack == "base" else ""
             raise fail(stack, f"layout {layout.name!r} has no stack {stack!r}{hint}; its stacks: {', '.join(names)}")
     stacks = {name: tuple(pos.stacks.get(name, ())) for name in names}
-    _check_cards(layout, stacks, where, at)
+    check_pack(layout, stacks, where, at, PositionError)
     _check_foundations(layout, stacks, fail)
     _check_stacks(layout, stacks, fail)
     for stack, n in pos.face_down.items():
@@ -235,24 +225,6 @@ def check(layout: Layout, pos: Snapshot, where: str, lines: Lines | None = None)
     if face_down != dict(pos.face_down) or stacks != dict(pos.stacks):  # one form for one position
         return Snapshot(stacks, face_down, pos.redeals_left, pos.batch_left)
     return pos
-
-
-def _check_cards(layout: Layout, stacks: dict[str, tuple[int, ...]], where: str, at: Any) -> None:
-    want = Counter(layout.pack())
-    have: Counter[int] = Counter()
-    for stack, got in stacks.items():
-        for c in got:
-            have[c] += 1
-            if have[c] > want[c]:
-                if want[c] == 0:
-                    raise PositionError(f"{at(stack)}: card {cards.name(c)} is not in this pack "
-                                        f"(ranks A..{cards.RANKS[layout.max_rank - 1]})")
-                copies = "once" if want[c] == 1 else "twice" if want[c] == 2 else f"{want[c]} times"
-                raise PositionError(f"{at(stack)}: card {cards.name(c)} appears more often than the pack holds "
-                                    f"it ({copies})")
-    missing = want - have
-    if missing:
-        raise PositionError(f"{where}: missing cards: {' '.join(cards.name(c) for c in sorted(missing.elements()))}")
 
 
 def _check_foundations(layout: Layout, stacks: dict[str, tuple[int, ...]], fail: Any) -> None:
@@ -341,30 +313,17 @@ _LINE = re.compile(r"(stock|waste|hole|base|(?:reserve|tableau|cell|foundation):
                    r"\s*:(.*)")
 
 
-def _content_lines(text: str) -> Iterator[tuple[int, str]]:
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if line:
-            yield lineno, line
-
-
 def from_text(text: str, layout: Layout, where: str) -> Snapshot:
     """Read ``to_text``'s listing (or JSON, by its first character), and ``check`` it.  A stack
     not listed is empty; the counters the layout keeps must be given."""
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise PositionError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-        except RecursionError:
-            raise PositionError(f"{where}: malformed JSON: nested too deeply") from None
-        return from_json(obj, layout, where)
+        return from_json(parse_json(text, where, PositionError), layout, where)
     stacks: dict[str, tuple[int, ...]] = {}
     face_down: dict[str, int] = {}
     counters: dict[str, int] = {}
     lines: dict[str, int] = {}
-    for lineno, line in _content_lines(text):
+    for lineno, line in content_lines(text):
         m = _LINE.fullmatch(line)
         if m is None:
             raise PositionError(f"{where}:{lineno}: expected a stack and its cards, such as 'tableau:0: 4C 9H | KD' "

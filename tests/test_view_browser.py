@@ -53,13 +53,18 @@ def _page(browser: Any, tmp_path: Path, name: str, seed: int | None, max_rank: i
     result = api.solve(api.load_layout(name, max_rank), seed=seed, limits=Limits(timeout=60))
     src, html = tmp_path / "result.json", tmp_path / "page.html"
     src.write_text(json.dumps(result.to_json()))
+    return (*_open(browser, src, html), result)
+
+
+def _open(browser: Any, src: Path, html: Path) -> tuple[Any, list[str]]:
+    """Write the page of ``src`` with the command line and open it; the errors it logs."""
     assert main(["view", str(src), "--out", str(html)]) == 0
     page = browser.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(html.as_uri())
-    return page, errors, result
+    return page, errors
 
 
 def _stacks_shown(page: Any) -> list[str]:
@@ -152,12 +157,7 @@ def test_an_analysis_opens_on_its_first_losing_move_and_steps_through_the_winnin
     analysis = json.loads(src.read_text())
     first, at = analysis["first_losing_move"], analysis["winning_line_from"]
     assert first == len(game) - 1 and at == first
-    assert main(["view", str(src), "--out", str(html)]) == 0
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(html.as_uri())
+    page, errors = _open(browser, src, html)
     n = len(game)
     assert page.inner_text("#counter") == f"{first + 1} / {n}"
     assert page.locator("#moves li.on").get_attribute("class") == "lost losing on"
@@ -165,7 +165,8 @@ def test_an_analysis_opens_on_its_first_losing_move_and_steps_through_the_winnin
     page.click("#swap")
     m = len(analysis["winning_line"])
     assert page.is_visible("#line") and not page.is_visible("#moves")
-    assert page.inner_text("#counter") == f"0 / {m}" and page.inner_text("#now").startswith(f"The position after move {at}")
+    assert page.inner_text("#counter") == f"0 / {m}"
+    assert page.inner_text("#now").startswith(f"The position after move {at}")
     page.keyboard.press("End")
     shown = _stacks_shown(page)
     assert page.inner_text("#counter") == f"{m} / {m}" and shown and all(s.startswith("foundation") for s in shown)

@@ -160,10 +160,13 @@ def format_analysis(a: Analysis) -> str:
         lines.append("no move could have saved it: the start is lost" + (f" ({a.lost_reason()})" if a.lost_reason()
                                                                            else ""))
     elif lost is not None:
-        undecided = [k for k in range(lost) if a.verdicts[k] == "unknown"]
-        lines.append(f"lost after move {lost} ({a.lost_reason()}); the first losing move is one of moves "
-                     f"{(undecided[0] if undecided else lost)}-{lost}: the positions after moves "
-                     f"{', '.join(map(str, undecided))} stayed unknown ({_limit(a, undecided)})")
+        won = max((k for k in range(lost) if a.verdicts[k] == "won"), default=-1)
+        undecided = list(range(won + 1, lost))
+        lines.append(f"lost after move {lost} ({a.lost_reason()}), but the positions after moves "
+                     f"{undecided[0]}-{undecided[-1]} stayed undecided ({_limit(a, undecided)}): the first losing "
+                     f"move is one of moves {won + 1}-{lost}" if undecided[0] else
+                     f"lost after move {lost} ({a.lost_reason()}), but every position before it stayed "
+                     f"undecided, the start too ({_limit(a, undecided)})")
     elif a.verdicts[-1] == "won":
         lines.append("no losing move: " + ("the game is won" if a.how[-1] == "played" and not a.winning_line
                                            else "the position after the last move can still be won"))

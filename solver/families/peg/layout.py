@@ -30,13 +30,12 @@ one between).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
 from ...errors import DealError, InputError, LayoutError
-from ...files import DEAL_LIMIT, read_text, shown
+from ...files import DEAL_LIMIT, parse_json, read_text, shown
 from ...schema import Table, layout_name
 from .geometry import HOLE, MAX_COLUMNS, MAX_ROWS, Board
 from .pagoda import Bounds, bounds_for, position_class
@@ -204,12 +203,7 @@ class PegLayout:
         text = read_text(path, DEAL_LIMIT, "deal file", "JSON, or a picture of the board", DealError)
         path = shown(path)
         if text.lstrip().startswith("{"):
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise DealError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-            except RecursionError:
-                raise DealError(f"{path}: malformed JSON: nested too deeply") from None
+            obj = parse_json(text, path, DealError)
             if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):  # a whole result file
                 obj = obj["deal"]
             return self.deal_from_json(obj, path)
