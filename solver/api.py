@@ -5,6 +5,11 @@
 >>> result = api.solve(layout, seed=1)            # doctest: +SKIP
 >>> result.verdict, len(result.solution)          # doctest: +SKIP
 
+A game part-way through is a position (``read_position``, ``position_after``,
+``position_text``; ``docs/positions.md``), which ``solve`` takes like a deal;
+``analyse`` finds the first losing move of a played game and ``hint`` the next
+move of a winning line (``solver.analysis``).
+
 In a notebook the deal and the result draw themselves (``_repr_svg_``):
 ``api.deal("klondike", seed=1)`` shows the deal, ``api.solve(...)`` the deal
 with its verdict; ``result.svg(move=k)`` is the position after k moves and

@@ -1,9 +1,9 @@
 """Reading the user's text files: bounded in size, UTF-8 with or without a byte-order mark.
 
-Every input file (a layout, a deal, a result to verify) is read through
-``read_text``, which reads at most ``limit + 1`` bytes: a path that names
-``/dev/zero``, a symlink to it, or a log file given by mistake is refused at
-once instead of filling the memory.  The limits are far above any real file of
+Every input file (a layout, a deal, a position, a result to verify, moves) is
+read through ``read_text`` (``-``: standard input), which reads at most
+``limit + 1`` bytes: a path that names ``/dev/zero``, a symlink to it, or a log
+file given by mistake is refused at once instead of filling the memory.  The limits are far above any real file of
 its kind (a layout is a few KiB; a deal of two packs a few hundred bytes; a
 result with a long solution a few hundred KiB).
 """

@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "won, lost or unknown (a limit). Report the first move after which the game can no longer be won, "
             "and a winning line from just before it. Work is shared between positions: a search's winning "
             "line decides every position on it, a won position decides those before it and a lost one those "
-            "after it, so a game of n moves costs about log2(n) searches besides the start's. The start: "
+            "after it (the boundary is bisected), so most positions need no search of their own; the ones "
+            "next to a losing move are often the hardest of the game to decide. The start: "
             "--seed, --deal or --position; by default the deal or position of the result file --moves names. "
             "Exit code: the verdict of the position after the last move (0 won, 1 lost, 3 unknown); 2 bad "
             "input, such as an illegal move (named with its index).", 78),
