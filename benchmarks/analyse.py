@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import statistics
 import sys
 import time
@@ -115,9 +116,10 @@ def main(argv: list[str]) -> int:
     summary = {p: _summary([r for r in rows if r["player"] == p]) for p in players}
     long_games = [r for r in rows if r["moves"] >= 120]
     summary["games of 120 moves or more"] = _summary(long_games)
-    report = {"machine": info, "command": "python -m benchmarks.analyse " + " ".join(argv), "layout": layout.name,
-              "players": players, "rows": rows, "summary": summary, "notes": args.note
-              + busy_notes(info["load_at_start"], info["load_at_end"], 1, info["cores"])}
+    command = shlex.join(["python", "-m", "benchmarks.analyse", *argv])
+    notes = args.note + busy_notes(info["load_at_start"], info["load_at_end"], 1, info["cores"])
+    report = {"machine": info, "command": command, "layout": layout.name, "players": players, "rows": rows,
+              "summary": summary, "notes": notes}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "analyse.json").write_text(json.dumps(report, indent=2) + "\n")
