@@ -197,10 +197,10 @@ def check(layout: Layout, pos: Snapshot, where: str, lines: Lines | None = None)
     _check_foundations(layout, stacks, fail)
     _check_stacks(layout, stacks, fail)
     for stack, n in pos.face_down.items():
-        i = int(stack.partition(":")[2]) if stack.startswith("tableau:") else -1
-        dealt = layout.tableau.face_down[i] if 0 <= i < len(layout.tableau.face_down) else 0
-        if stack not in stacks or i < 0:
-            raise fail(stack, f"only tableau columns hold face-down cards, not {stack}")
+        if stack not in stacks or not stack.startswith("tableau:"):
+            raise fail(stack, f"only tableau columns hold face-down cards, not {stack!r}")
+        i = int(stack.partition(":")[2])
+        dealt = layout.tableau.face_down[i] if i < len(layout.tableau.face_down) else 0
         if n > dealt:
             raise fail(stack, f"{n} face-down cards, but {layout.name!r} deals {dealt} to {stack} and "
                               "face-down cards only ever turn up")

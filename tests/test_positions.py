@@ -99,7 +99,7 @@ def test_a_deal_is_the_position_at_move_0(name: str) -> None:
     assert family.model_deal(layout, pos) == deal
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(["debutante", "grandfather", "sly-fox", "twenty", "golf", "freecell", "klondike",
                              "canfield"]), seed=st.integers(1, 30), share=st.floats(0, 1))
 def test_solving_from_the_position_after_k_moves_of_a_winning_line_is_won(name: str, seed: int, share: float) -> None:
@@ -192,8 +192,9 @@ def test_face_down_cards_holes_and_bases_are_checked() -> None:
     stacks["tableau:0"] = ()
     with pytest.raises(InputError, match="face-down cards only ever turn up"):
         positions.check(klondike, Snapshot(stacks, more, pos.redeals_left), "k.json")
-    with pytest.raises(InputError, match="only tableau columns"):
-        positions.check(klondike, Snapshot(pos.stacks, {"waste": 1}, pos.redeals_left), "k.json")
+    for wrong in ("waste", "tableau:x", "tableau:9"):
+        with pytest.raises(InputError, match="only tableau columns"):
+            positions.check(klondike, Snapshot(pos.stacks, {wrong: 1}, pos.redeals_left), "k.json")
     golf = load_layout("golf")
     gpos = positions.from_deal(golf, deals.from_seed(golf, 1))
     empty = dict(gpos.stacks, hole=(), stock=gpos.stacks["stock"] + gpos.stacks["hole"])
@@ -320,3 +321,35 @@ def test_a_peg_board_position_is_a_board(tmp_path: Any) -> None:
     assert again.verdict == "won" and family.replay(layout, pos, again.solution or []) is None
     a = api.analyse(layout, (won.solution or [])[:10], deal=start)
     assert set(a.verdicts) == {"won"} and a.first_losing_move is None
+
+
+_KLONDIKE = load_layout("klondike")
+_KLONDIKE_TEXT = positions.to_text(_KLONDIKE, positions.from_deal(_KLONDIKE, deals.from_seed(_KLONDIKE, 2)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(st.text(max_size=300), st.lists(st.sampled_from(_KLONDIKE_TEXT.split() + ["|", "\n", ":", "#"]),
+                                                      max_size=120).map(" ".join)))
+def test_any_text_is_a_position_or_one_line_of_bad_input(text: str) -> None:
+    """The reader on anything (and on shuffled pieces of a real position): a checked position,
+    or an ``InputError`` of one line naming the file; never another exception."""
+    layout = load_layout("klondike")
+    try:
+        pos = positions.from_text(text, layout, "p.txt")
+    except InputError as e:
+        assert "\n" not in str(e) and str(e).startswith("p.txt")
+    else:
+        assert positions.check(layout, pos, "p.txt") == pos
+
+
+@settings(max_examples=60, deadline=None)
+@given(obj=st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["AS", "tableau:0", "x"]),
+                        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                            st.sampled_from(["stacks", "face_down", "redeals_left", "batch_left", "stock",
+                                             "tableau:0", "tableau:x", "waste"]), inner, max_size=4), max_leaves=12))
+def test_any_json_is_a_position_or_one_line_of_bad_input(obj: Any) -> None:
+    layout = load_layout("klondike")
+    try:
+        positions.from_json(obj, layout, "p.json")
+    except InputError as e:
+        assert "\n" not in str(e) and str(e).startswith("p.json")
