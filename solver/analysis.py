@@ -138,10 +138,12 @@ class Analysis:
         if not isinstance(start, dict) or start.get("verdict") not in EXIT_CODES:
             raise bad("start", 'an object with "verdict"')
         n = len(moves)
-        for key in ("first_losing_move", "winning_line_from", "seed", "max_rank"):
+        for key, lo, hi, what in (("first_losing_move", 0, n - 1, "a move's index"),
+                                  ("winning_line_from", 0, n, "a number of moves"), ("seed", 0, None, "a seed"),
+                                  ("max_rank", 1, 13, "a reduced deck's top rank")):
             v = obj.get(key)
-            if v is not None and not (type(v) is int and 0 <= v <= (n if key != "seed" else v)):
-                raise bad(key, "a whole number (a move's index) or null")
+            if v is not None and not (type(v) is int and lo <= v and (hi is None or v <= hi)):
+                raise bad(key, f"{what} ({lo}..{'' if hi is None else hi}) or null")
         line = obj.get("winning_line")
         if line is not None and not (isinstance(line, list) and all(isinstance(m, dict) for m in line)):
             raise bad("winning_line", "a list of moves or null")

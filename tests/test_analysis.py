@@ -242,3 +242,19 @@ def test_the_commands(tmp_path: Any, capsys: Any) -> None:
     assert code == 2 and out == "" and "bad.json[3]: move 4" in err and err.count("\n") == 1
     code, _, err = run(["analyse", "debutante", "--moves", str(tmp_path / "game.json")], capsys)
     assert code == 2 and "no deal or position in it" in err
+
+
+def test_an_analysis_file_is_checked_before_it_is_drawn(tmp_path: Any, capsys: Any) -> None:
+    layout = api.load_layout("debutante", 6)
+    moves = random_game(layout, api.make_deal(layout, seed=3), None)
+    good = api.analyse(layout, moves, seed=3).to_json()
+    assert api.load_analysis(good)[0].to_json() == good
+    for key, value, words in [("first_losing_move", len(moves), "first_losing_move"),
+                              ("winning_line", [{"card": "AS", "from": "stock", "to": "reserve:0"}], "winning_line"),
+                              ("max_rank", 14, "max_rank"), ("moves", [{"move": 3}], "moves")]:
+        bad = dict(good, **{key: value})
+        if key == "winning_line":
+            bad["winning_line_from"] = 0
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        code, out, err = run(["view", str(tmp_path / "bad.json"), "--out", str(tmp_path / "bad.html")], capsys)
+        assert code == 2 and words in err and err.count("\n") == 1 and not (tmp_path / "bad.html").exists()
