@@ -408,7 +408,7 @@ def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits
         stats["decided_by"] = SEARCH  # breadth first: a win found, or every reachable state explored
     family = family_of(layout)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
-                    stats=stats, deal=family.deal_to_json(layout, deal), solution=solution,
+                    stats=stats, **family.start_to_json(layout, deal), solution=solution,
                     max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
     if solution is not None:
         problem = family.replay(layout, deal, solution)

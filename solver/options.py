@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from . import api
+from .errors import InputError
 from .families import AnyLayout
 
 
@@ -106,15 +107,29 @@ def add_layout(p: argparse.ArgumentParser) -> None:
 def add_deal_source(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()  # one is required, unless the layout has no shuffle (api.make_deal)
     g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
-    g.add_argument("--deal", metavar="FILE", help="read the deal: JSON, or the fc-solve board format")
+    g.add_argument("--deal", metavar="FILE",
+                   help="read the deal: JSON, the listing `patience deal` prints, or the fc-solve board format "
+                        "(-: standard input)")
+    g.add_argument("--position", metavar="FILE",
+                   help="start from a position part-way through a game: the listing `patience deal --moves` "
+                        "prints, or its JSON (-: standard input; docs/positions.md)")
+
+
+def add_moves(p: argparse.ArgumentParser, required: bool, what: str) -> None:
+    p.add_argument("--moves", metavar="FILE", required=required,
+                   help=f"{what}: a JSON list of moves in the result contract's shape, or a result JSON "
+                        "(its solution) (-: standard input)")
 
 
 def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
-    """The layout and deal that the layout/deal options name."""
+    """The layout and the deal (or position) that the layout/deal options name."""
     layout = api.load_layout(args.layout, getattr(args, "max_ranks", None))
     deal = None
     if hasattr(args, "seed"):
-        deal = api.make_deal(layout, args.seed, args.deal)
+        stdin = [f"--{k}" for k in ("deal", "position", "moves") if getattr(args, k, None) == "-"]
+        if len(stdin) > 1:
+            raise InputError(f"{' and '.join(stdin)}: standard input can be read once; give files for the others")
+        deal = api.make_deal(layout, args.seed, args.deal, args.position)
     return layout, deal
 
 
@@ -131,8 +146,6 @@ def emit(text: str, out: str | None) -> None:
         return
     import os
     import tempfile
-
-    from .errors import InputError
 
     folder = os.path.dirname(os.path.abspath(out))
     tmp = None

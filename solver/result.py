@@ -66,6 +66,7 @@ class Result:
     solution: list[dict[str, Any]] | None = None
     max_rank: int | None = None  # a reduced deck (ranks A..max_rank); None for the full deck
     fingerprint: str | None = None  # the layout's rules (``solver.fingerprint``); None: not recorded
+    position: dict[str, Any] | None = None  # the start, when it is a position part-way through a game
 
     @property
     def exit_code(self) -> int:
@@ -81,6 +82,9 @@ class Result:
             out["max_rank"] = self.max_rank
         if self.fingerprint is not None:
             out["fingerprint"] = self.fingerprint
+        if self.position is not None:  # a start part-way through a game: it has no deal
+            out["deal"] = None
+            out["position"] = self.position
         return out
 
     @classmethod
@@ -117,9 +121,13 @@ class Result:
                                  f"of strings (count a whole number >= 1), got {m!r:.80}")
         check("fingerprint", obj.get("fingerprint") is None or isinstance(obj["fingerprint"], str),
               "the layout's rules fingerprint (a string)")
+        check("position", obj.get("position") is None or isinstance(obj["position"], dict),
+              "an object: the position the game started from (docs/positions.md)")
+        check("deal", obj.get("position") is None or not obj.get("deal"),
+              "null when the result starts from a position")
         return cls(
             layout=obj["layout"], seed=seed, engine=obj.get("engine", "?"),
             verdict=obj["verdict"], reason=obj.get("reason"), stats=obj.get("stats") or {},
             deal=obj.get("deal") or {}, solution=solution, max_rank=max_rank,
-            fingerprint=obj.get("fingerprint"),
+            fingerprint=obj.get("fingerprint"), position=obj.get("position"),
         )

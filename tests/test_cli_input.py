@@ -128,7 +128,7 @@ CASES: dict[str, tuple[list[str], str]] = {
     "max-ranks-too-small": (["deal", "golf", "--seed", "1", "--max-ranks", "4"],
                             r"--max-ranks 4: golf deals 36 cards at the start "
                             r"but ranks A\.\.4 make only 16"),
-    "no-seed-or-deal": (["deal", "golf"], r"give exactly one of --seed N or --deal FILE"),
+    "no-seed-or-deal": (["deal", "golf"], r"give exactly one of --seed N, --deal FILE or --position FILE"),
 }
 
 # Issue #18: the inputs a new user and a hostile one tried.  Run in-process (each in milliseconds);

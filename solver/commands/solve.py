@@ -175,9 +175,10 @@ def format_result(result: Result, layout: Any = None) -> str:
     return "\n".join(lines)
 
 
-def read_result(path: str) -> dict[str, Any]:
+def read_result(path: str, analysis: bool = False) -> dict[str, Any]:
     """A result JSON file as ``patience solve --json`` writes it, every key checked
-    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes."""
+    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes.  With ``analysis``, an analysis
+    (``patience analyse --json``) is passed through unchecked (``api.load_analysis`` checks it)."""
     text = read_text(path, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
     where = shown(path)
     try:
@@ -186,7 +187,8 @@ def read_result(path: str) -> dict[str, Any]:
         raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
     except RecursionError:
         raise InputError(f"{where}: expected a result JSON file written by `patience solve --json`") from None
-    Result.from_json(obj, where)
+    if not (analysis and isinstance(obj, dict) and obj.get("kind") == "analysis"):
+        Result.from_json(obj, where)
     return obj
 
 

@@ -408,12 +408,13 @@ cdef class Search:
     cdef bint twister_loaded     # the rng's state is in ``tw`` (loaded at the first draw)
     cdef Twister tw
 
-    def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng):
+    def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng,
+                  KeyTable table=None):
         self.pos = pos
         self.learns = use_bounds and pos.learns
         if self.learns and max_entries >= 0:  # the learned keys share the memory
             max_entries = max(64, max_entries // 2)
-        self.table = KeyTable(max_entries)
+        self.table = KeyTable(max_entries) if table is None else table  # given: kept from earlier searches
         self.learned = KeyTable(max_entries)
         self.use_forced = use_forced
         self.use_bounds = use_bounds
@@ -683,7 +684,7 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
-           restarts, rng, progress, double progress_every=0.5):
+           restarts, rng, progress, double progress_every=0.5, KeyTable table=None):
     """The DFS from ``pos`` (restored afterwards, also when interrupted).  Mirrors
     ``solver.engines.dfs.dfs``.
 
@@ -691,10 +692,12 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
     ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
     callable given a dict about every ``progress_every`` seconds (the clock is read every 1024
     nodes), as ``dfs`` gives it.
+    ``table``: a ``KeyTable`` to start from and add to (``max_entries`` is then its own), for
+    searches that share what they exhausted (``solver.engines.dfs.SharedTable``); None: a new one.
     Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes, the
     deepest depth, the pushes that reached it, {bound reason: positions it cut}, learned cuts).
     """
-    cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
+    cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng, table)
     cdef int depth0 = pos.ply
     try:
         return _search(s, depth0, max_nodes, timeout, restarts, progress, progress_every)

@@ -19,8 +19,10 @@ from ..result import BOUND, CPSAT, EngineRun, bound_name
 
 
 def build(layout: AnyLayout, deal: Any, features: Any = None) -> Model:
-    """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
-    return family_of(layout).cpsat_model(layout)(layout, deal, features)
+    """The CP-SAT model of ``deal`` (a position at move 0 is its deal; one part-way through a game
+    is refused); ``features`` switches redundant constraints on or off."""
+    family = family_of(layout)
+    return family.cpsat_model(layout)(layout, family.model_deal(layout, deal), features)
 
 
 def run_cpsat(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:

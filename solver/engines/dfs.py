@@ -46,10 +46,10 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..families import AnyLayout, family_of
-from ..families.base import Position, slack, solution_json
+from ..families.base import LearningPosition, Position, slack, solution_json
 from ..limits import Limits
 from ..result import BOUND, LEARNED, SEARCH, EngineRun, Verdict, bound_name
 from .core import start_position
@@ -134,7 +134,7 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None, progress_every: float | None = None,
+        progress: Progress | None = None, progress_every: float | None = None, table: _Table | None = None,
         on_learned: Callable[[Position], None] | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
@@ -144,7 +144,9 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     ``PROGRESS_EVERY``) with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
-    clock is read every 1024 nodes, as for the timeout.  ``on_learned``, if given, is called with
+    clock is read every 1024 nodes, as for the timeout.  ``table``: the table of
+    earlier searches to start from and add to (``SharedTable``); None: a new one
+    bounded by ``limits.max_memory``.  ``on_learned``, if given, is called with
     the position at each cut by a learned key (for tests).
     """
     limits = limits or Limits()
@@ -154,10 +156,11 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
     learns = use_bounds and pos.learns
+    lpos = cast(LearningPosition, pos)  # what a position that learns has too
     entries = max_entries(limits)
     if learns and entries is not None:  # the learned keys share the memory
         entries = max(64, entries // 2)
-    table = _Table(entries)
+    table = _Table(entries) if table is None else table
     learned = _Table(entries)  # learned keys (their horizon is part of the key)
     probes: dict[int, list[int]] = {}  # clock -> horizons learned there
     learned_cuts = 0
@@ -203,8 +206,8 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
     def learned_horizon() -> int:
         """The horizon of a learned key this position has, or 0."""
-        for horizon in probes.get(pos.clock(), ()):  # no clock from CLOCKS up is learned
-            if (horizon, pos.learned_key(horizon)) in learned.keys:
+        for horizon in probes.get(lpos.clock(), ()):  # no clock from CLOCKS up is learned
+            if (horizon, lpos.learned_key(horizon)) in learned.keys:
                 return horizon
         return 0
 
@@ -222,7 +225,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             lost_child(table.keys.get(key, 0), pushed)
             return False
         if use_bounds and (why := pos.is_dead()):
-            horizon = pos.horizon if learns else 0
+            horizon = lpos.horizon if learns else 0
             table.add(key, horizon)  # dead is exhausted: never bound again
             cuts[why] = cuts.get(why, 0) + 1
             if not stack:
@@ -249,13 +252,13 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         moves, pushed, key, horizon = stack.pop()
         on_line.discard(key)
         if learns:  # a claim about lines past the clock's own point would be no claim
-            horizon = min(horizon, pos.stuck_horizon())
+            horizon = min(horizon, lpos.stuck_horizon())
         elif horizon == NO_CHILD:
             horizon = 0
         table.add(key, horizon)
         if horizon:
-            learned.add((horizon, pos.learned_key(horizon)))
-            if (clock := pos.clock()) < CLOCKS:
+            learned.add((horizon, lpos.learned_key(horizon)))
+            if (clock := lpos.clock()) < CLOCKS:
                 seen = probes.setdefault(clock, [])
                 if horizon not in seen and len(seen) < PROBES:
                     seen.append(horizon)
@@ -299,13 +302,14 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
-                 max_entries: int | None = None, progress_every: float | None = None) -> Outcome:
+                 max_entries: int | None = None, progress_every: float | None = None, table: Any = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
     (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
     same ``progress`` reports.
 
     ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
-    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).
+    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``table``: a compiled
+    table (``_dfs.KeyTable``) of earlier searches to start from and add to (``SharedTable``).
     """
     from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
@@ -313,11 +317,43 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _, max_depth, deepest, cuts, learned = search(
+    verdict, reason, moves, nodes, seconds, size, evictions, _, max_depth, deepest, cuts, learned = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
         None if restarts is None else (restarts.base, restarts.noise), rng, progress,
-        PROGRESS_EVERY if progress_every is None else progress_every)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions, max_depth, deepest, cuts, learned)
+        PROGRESS_EVERY if progress_every is None else progress_every, table)
+    return Outcome(verdict, reason, moves, nodes, seconds, size, evictions, max_depth, deepest, cuts, learned)
+
+
+class SharedTable:
+    """The exhausted keys of searches kept for the next ones, on one game (``solver.analysis``).
+
+    A key the search exhausts is a position from which it found no win, searching everything
+    under it.  In a game where no position can come back (no cycle) nothing under it was cut
+    for lying on the current line, so it is a lost position, whatever search met it and from
+    whatever start (the bounds' and dominances' cuts are sound from any position).  Searches
+    from other positions of the same game may skip it too, provided a key means the same
+    position from any of their starts.  Both are the family's to promise
+    (``GameFamily.shares_table``); the caller checks it.  One table per core (their keys
+    differ), made by the first search on it and bounded by that search's ``limits.max_memory``.
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = {}
+
+    def table(self, core: str, pos: Any, limits: Limits) -> Any:
+        if core not in self.tables:
+            if core == "compiled":
+                from ._dfs import KeyTable, table_bytes_per_entry
+
+                most = -1 if limits.max_memory is None else max(
+                    64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
+                self.tables[core] = KeyTable(most)
+            else:
+                self.tables[core] = _Table(max_entries(limits))
+        return self.tables[core]
+
+    def __len__(self) -> int:
+        return sum(len(t.keys) if isinstance(t, _Table) else len(t) for t in self.tables.values())
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -326,7 +362,8 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     ``use_forced``/``use_bounds`` switch the dominances and bounds off; ``progress`` and
     ``progress_every`` are ``dfs``'s;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
-    it is built and the family has a compiled position; any other is refused).
+    it is built and the family has a compiled position; any other is refused); ``shared``, a
+    ``SharedTable`` to start from and add to (only where ``GameFamily.shares_table`` says so).
 
     Its stats (``search_stats``): the table, the core, what decided the deal, the deepest depth, the
     cuts of each bound and, for an unknown, the slack of the family's bound where it has one."""
@@ -336,10 +373,12 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         restarts = Restarts(seed=options.get("random_seed") or 0)
         if options.get("restart_noise") is not None:
             restarts.noise = options["restart_noise"]
+    shared = options.get("shared")
+    table = None if shared is None else shared.table(core, pos, limits)
     search = compiled_dfs if core == "compiled" else dfs
     out = search(pos, limits, use_forced=options.get("use_forced", True),
                  use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"),
-                 progress_every=options.get("progress_every"))
+                 progress_every=options.get("progress_every"), table=table)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}

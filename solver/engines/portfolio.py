@@ -57,9 +57,9 @@ class Disagreement(EngineDisagreement):
 
     def results(self, layout: AnyLayout, seed: int | None, deal: Any) -> list[Result]:
         """Each engine's result, in the result contract."""
-        shown = family_of(layout).deal_to_json(layout, deal)
+        shown = family_of(layout).start_to_json(layout, deal)
         return [Result(layout=layout.name, seed=seed, engine=name, verdict=run.verdict, reason=run.reason,
-                       stats={"nodes": run.nodes, **run.stats}, deal=shown, solution=run.solution)
+                       stats={"nodes": run.nodes, **run.stats}, **shown, solution=run.solution)
                 for name, run in self.runs.items()]
 
 

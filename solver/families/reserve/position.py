@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import cards
+from ... import cards, positions
 from ...deal import Deal
 from ...layout import Layout, Reads
+from ...positions import Snapshot
 from .rules import foundation_sequences
 
 # The rules this position plays; any other rule value is refused (``Reads``).
@@ -61,8 +62,12 @@ DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD, COPIES_DEAD)
 
 
 class ReservePosition:
-    def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+    def __init__(self, layout: Layout, deal: Deal | Snapshot, *, dominance: bool = True):
+        """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
+        through a game (cards on the waste and the foundations, redeals spent, a batch open)."""
         READS.check(layout)
+        at = positions.of(layout, deal)
+        stacks = at.stacks
         r, s, fnd = layout.reserve, layout.stock, layout.foundations
         self.layout = layout
         self.ncols = r.count
@@ -110,23 +115,24 @@ class ReservePosition:
         # column empties at another moment and no refill changes.
         self.column_dominance = dominance and len(fnd.rows) <= 2 and not (self.refill and self.fifo)
 
-        self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
+        self.h = [len(stacks.get(f"foundation:{f}", ())) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
-        self.total = sum(len(v) for v in deal.values())
+        self.total = sum(len(v) for v in stacks.values())
         self.placed = sum(self.h)
         self.rem = [0] * 64  # copies of each card not yet on a foundation
-        for stack, cs in deal.items():
+        for stack, cs in stacks.items():
             if not stack.startswith("foundation"):
                 for c in cs:
                     self.rem[c] += 1
-        self.cols = [list(deal.get(f"reserve:{i}", [])) for i in range(self.ncols)]
-        self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
-        self.waste: list[int] = []
-        self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        self.cols = [list(stacks.get(f"reserve:{i}", ())) for i in range(self.ncols)]
+        self.stock = list(reversed(stacks.get("stock", ())))  # end = next card to turn
+        self.waste: list[int] = list(stacks.get("waste", ()))  # end = its top card
+        self.redeals_left = (at.redeals_left if at.redeals_left is not None
+                             else s.redeals if s.redeals >= 0 else NEVER)
         # With unlimited redeals how many are left does not matter for play: the key leaves it
         # out, or every redeal would look like a new position and the search never end.
         self.unlimited_redeals = s.redeals < 0
-        self.batch_left = 0
+        self.batch_left = at.batch_left
         # Learning (``learned_key``): every turned card placed at once, on columns of limited
         # size and taking any card, which cards leave only to the foundations.
         self.learns = (s.turn == "place" and r.capacity in (1, 2) and not self.fifo and not s.batch
@@ -478,33 +484,47 @@ class ReservePosition:
         return len(self.stock)
 
     def learned_key(self, horizon: int) -> Any:
-        """What "no line of play gets past stock length ``horizon``" rests on (``dfs``, "Learning").
+        """What the claim at ``horizon`` rests on (``solver.engines.dfs``, "Learning").
 
-        A line *gets past* stock length L when it turns the pack's card ``stock[L - 1]`` and
-        places or plays it.  Run the generous game of ``_relaxed_play`` from here through the
-        turns down to stock length L (cards ``stock[L:]``); a column card is *inert* if no
-        foundation that may take it is then past its card.  The key is the stock's length, the
-        foundation heights and the columns (as a multiset) with every inert card written as one
-        symbol, ``INERT``; other cards keep their values (card and marks).
+        The claim at horizon L: every line of the search's tree from here either buries a card
+        (``_buried``: then it is lost) or gets stuck before it *gets past L*, that is, before it
+        turns the pack's card ``stock[L - 1]`` and places or plays it.  A position with the claim
+        is lost: a win turns every card, and the tree holds a win if there is one.
 
-        Claim: if no line from P gets past L and Q has P's key at L, no line from Q does.  Both
-        hold the same stock and, with the same foundations, the same cards out, so the same
-        multiset of inert cards.  Take a line from Q that gets past L, up to that turn.  Its
-        foundation plays happen at stock lengths of at least L, where every foundation is at
-        most as far as in the generous game, so no inert card of Q is played; cards leave
-        columns only to foundations, so each inert card stays where it is.  Match Q's columns
-        to P's by their symbols.  Each move of the line is legal in P on the matched column:
-        the same card (the non-inert cards are the same, in the same places, with the same
-        marks), the same foundation needs, a column of the same length (every column takes
-        any card), the same pack card.  So P has a line that gets past L: a contradiction.
+        The key.  Run the generous game of ``_relaxed_play`` from here through the turns down to
+        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that may
+        take it is then past its card: no real line plays it before getting past L, since every
+        foundation is then at most as far as in the generous game.  A card is *shown* unless it is
+        inert, it is not the last copy of its card off the foundations, and no shown card lies
+        under it in its column; the key is the stock's length, the foundation heights, and the
+        columns as a multiset with each card not shown written ``INERT`` (shown cards keep their
+        values, marks included).
 
-        The search stores "lost with horizon L" only for a position whose every line it has
-        ruled out up to L: its children cover every line (the decision dominance moves a play
-        to a foundation earlier, or keeps a line that never makes it, and either way the line
-        places the same pack cards; a pack card placed where no foundation could ever take it
-        instead goes to one now, which changes no later move; equal columns are one column);
-        the counting bounds' horizon is the turn whose count fails, which no line survives;
-        the other bounds claim nothing (horizon 0).
+        Proof that positions with equal keys share the claim.  Say P has it and Q has P's key.
+        Both hold the same stock and foundations, hence the same cards out and the same hidden
+        cards as a multiset, in columns matched by their symbols.  Take a line of Q's tree up to
+        where it gets past L, and play the same moves from P on the matched columns.  Hidden cards
+        never move in it (they are inert, and cards leave columns only to foundations), so at
+        each step the two positions differ only in which hidden card lies where, and:
+
+        - the same moves are legal, and the search's tree offers the same ones (a move involves
+          shown cards or the pack's; columns of the same length take any card; decisions take the
+          available card of least value that a foundation takes now, which is never inert, and
+          equal columns are one column either way);
+        - neither has a buried card or both: a buried card y lies on a card whose copies off the
+          foundations are all behind y, so a last copy, which is shown (a card only becomes a
+          last copy when its other copy is played, which makes it pass the generous game, so not
+          inert), and y is then shown too, as is everything above it; the pack's cards are the
+          same in both.
+
+        So P's tree has a line that gets past L without burying a card: a contradiction.
+
+        The search stores the claim for a position whose tree it has searched to the end (the
+        decision dominance and the other choices of ``legal_moves`` keep, of all lines, one that
+        buries no more and gets as far, and the tree is this search's by the rules above): a
+        child cut by the counting bounds has the horizon of the turn whose count fails, which no
+        line survives; one with no legal move, its stock length; one with a buried card
+        ``ALL_LINES`` (the claim holds at every horizon); the end-of-game bounds claim nothing (0).
         """
         game = _Generous(self, False)
         stock = self.stock
