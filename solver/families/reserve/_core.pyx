@@ -868,7 +868,7 @@ cdef class ReserveCore(CorePosition):
             shown = False
             for k in range(self.col_len[i]):  # from the card that leaves last
                 v = col[k]
-                shown = shown or self.rem[v & 63] == 1 or self._passed(hh, v)
+                shown = shown or self.rem[v & 63] == 1 or self._passed(hh, v & 63)
                 out[k] = v if shown else INERT
             order[i] = i
         for i in range(1, self.ncols):  # insertion sort by (length, values)

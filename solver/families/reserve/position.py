@@ -492,9 +492,10 @@ class ReservePosition:
         is lost: a win turns every card, and the tree holds a win if there is one.
 
         The key.  Run the generous game of ``_relaxed_play`` from here through the turns down to
-        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that may
-        take it is then past its card: no real line plays it before getting past L, since every
-        foundation is then at most as far as in the generous game.  A card is *shown* unless it is
+        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that takes
+        its card (marks aside) is then past it: no real line plays it, nor its card's other copy,
+        before getting past L, since every foundation is then at most as far as in the generous
+        game.  A card is *shown* unless it is
         inert, it is not the last copy of its card off the foundations, and no shown card lies
         under it in its column; the key is the stock's length, the foundation heights, and the
         columns as a multiset with each card not shown written ``INERT`` (shown cards keep their
@@ -513,8 +514,7 @@ class ReservePosition:
           equal columns are one column either way);
         - neither has a buried card or both: a buried card y lies on a card whose copies off the
           foundations are all behind y, so a last copy, which is shown (a card only becomes a
-          last copy when its other copy is played, which makes it pass the generous game, so not
-          inert), and y is then shown too, as is everything above it; the pack's cards are the
+          last copy when its other copy is played, which makes it non-inert), and y is then shown too, as is everything above it; the pack's cards are the
           same in both.
 
         So P's tree has a line that gets past L without burying a card: a contradiction.
@@ -535,7 +535,7 @@ class ReservePosition:
         for col in self.cols:
             shown, out = False, []
             for v in col:  # from the card that leaves last: a card in front of a shown card is shown
-                shown = shown or rem[v & 63] == 1 or _passed(hh, where, fdests, v)
+                shown = shown or rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63)
                 out.append(v if shown else INERT)
             cols.append(bytes(out))
         return (len(stock), bytes(self.h), b"|".join(sorted(cols)))

@@ -1,0 +1,139 @@
+"""The debutante family's copy count and the DFS's learning from lost subtrees, against the plain
+search: every position either cuts is lost by a search without it; the compiled search learns node
+for node as the reference does; learned keys are equal exactly when the reference's are."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from solver import api
+from solver import deal as deals
+from solver.engines.core import compiled_available
+from solver.engines.dfs import compiled_dfs, dfs
+from solver.families.reserve.position import COPIES_DEAD, ReservePosition
+from solver.layout import Layout
+from solver.limits import Limits
+
+
+def small(name: str, ranks: int, columns: int) -> Layout:
+    lay = api.load_layout(name)
+    return replace(lay, reserve=replace(lay.reserve, count=columns)).with_max_rank(ranks)
+
+
+def plain(lay: Layout, deal: Any, moves: list[Any], max_nodes: int) -> str:
+    """The verdict of the plain search (no dominance, no bound, no learning) after ``moves``, which
+    are the moves of a search with the dominance (its marks are replayed as they were made)."""
+    marked = ReservePosition(lay, deal)
+    for m in moves:
+        marked.push(m)
+    pos = ReservePosition(lay, deal, dominance=False)
+    for m in moves:  # the same cards to the same places; a decision (COMMIT) marks the same card
+        pos.push(m)
+    pos.cols = [col[:] for col in marked.cols]  # the marks the dominance made
+    return dfs(pos, Limits(max_nodes=max_nodes), use_forced=False, use_bounds=False).verdict
+
+
+# Reduced debutante decks where the search learns: (ranks, columns, seed, verdict).
+LEARNS = [(7, 5, 9, "lost"), (7, 5, 25, "won"), (7, 5, 31, "lost"), (7, 5, 40, "won"), (8, 6, 15, "lost")]
+
+
+@pytest.mark.parametrize("ranks, columns, seed, verdict", LEARNS)
+def test_learning_keeps_the_plain_verdict_and_every_cut_is_lost(ranks, columns, seed, verdict):
+    lay = small("debutante", ranks, columns)
+    deal = deals.from_seed(lay, seed)
+    cut: list[list[Any]] = []
+    out = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000), on_learned=lambda p: cut.append(list(p.history)))
+    assert out.verdict == verdict and out.learned > 0
+    without = ReservePosition(lay, deal)
+    without.learns = False
+    assert dfs(without, Limits(max_nodes=200_000)).verdict == verdict
+    for moves in random.Random(seed).sample(cut, min(4, len(cut))):
+        pos = ReservePosition(lay, deal)
+        for m in moves:
+            pos.push(m)
+        pos.learns = False  # the same search without learning proves the cut position lost
+        assert dfs(pos, Limits(max_nodes=200_000)).verdict == "lost", moves
+
+
+def test_the_plain_search_confirms_the_learned_losses():
+    lay = small("debutante", 7, 5)
+    for seed in (9, 31):
+        assert plain(lay, deals.from_seed(lay, seed), [], 500_000) == "lost"
+
+
+@pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
+@pytest.mark.parametrize("ranks, columns, seed, verdict", LEARNS)
+def test_the_compiled_search_learns_node_for_node(ranks, columns, seed, verdict):
+    from solver.families.reserve._core import ReserveCore
+
+    lay = small("debutante", ranks, columns)
+    deal = deals.from_seed(lay, seed)
+    ref = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
+    got = compiled_dfs(ReserveCore(ReservePosition(lay, deal)), Limits(max_nodes=100_000))
+    assert (got.verdict, got.nodes, got.table_size, got.learned) == (ref.verdict, ref.nodes, ref.table_size,
+                                                                      ref.learned) == (verdict, ref.nodes,
+                                                                                       ref.table_size, ref.learned)
+
+
+@pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
+def test_learned_keys_are_equal_exactly_when_the_references_are():
+    from solver.families.reserve._core import ReserveCore
+
+    rng = random.Random(4)
+    to_core: dict[Any, bytes] = {}
+    to_ref: dict[bytes, Any] = {}
+    for ranks, columns in ((7, 5), (9, 6)):
+        lay = small("debutante", ranks, columns)
+        for seed in range(1, 6):
+            deal = deals.from_seed(lay, seed)
+            ref, core = ReservePosition(lay, deal), ReserveCore(ReservePosition(lay, deal))
+            while (moves := core.legal_moves()) and core.ply < 60:
+                for horizon in {0, ref.clock(), ref.clock() // 2, max(0, ref.clock() - 3)}:
+                    a, b = (horizon, ref.learned_key(horizon)), (horizon, core.learned_key(horizon))
+                    assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
+                assert core.stuck_horizon() == ref.stuck_horizon() and core.clock() == ref.clock()
+                core.is_dead()  # the compiled key may read the heights dead() kept: both ways agree
+                ref.is_dead()
+                half = ref.clock() // 2
+                assert (half, core.learned_key(half)) == to_core[(half, ref.learned_key(half))]
+                assert core.horizon == ref.horizon
+                m = rng.choice(moves)
+                ref.push(core.reference_move(m))
+                core.push(m)
+
+
+def test_the_copy_count_cuts_only_lost_positions():
+    """Every position the copy count cuts (and the counting bound before it does not) is lost by the
+    plain search; the sample must hold some."""
+    checked = 0
+    for ranks, columns in ((5, 3), (4, 2), (5, 2), (6, 2)):
+        lay = small("debutante", ranks, columns)
+        for seed in range(1, 25):
+            deal = deals.from_seed(lay, seed)
+            pos = ReservePosition(lay, deal)
+            cut: list[list[Any]] = []
+            is_dead = pos.is_dead
+
+            def noted(pos: ReservePosition = pos, is_dead: Any = is_dead, cut: list = cut) -> str | None:
+                why = is_dead()
+                if why == COPIES_DEAD:
+                    cut.append(list(pos.history))
+                return why
+
+            pos.is_dead = noted  # type: ignore[method-assign]
+            dfs(pos, Limits(max_nodes=20_000))
+            for moves in cut[:3]:
+                assert plain(lay, deal, moves, 300_000) == "lost", (ranks, columns, seed, moves)
+                checked += 1
+    assert checked >= 10
+
+
+def test_a_debutante_deal_the_copies_decide_at_the_deal():
+    # debutante seed 3: the count that lets one copy serve both foundations passes at every turn;
+    # with each copy serving one foundation, 41 cards are out at some turn.
+    res = api.solve("debutante", seed=3)
+    assert res.verdict == "lost" and res.stats["nodes"] == 0 and res.reason == COPIES_DEAD
