@@ -37,13 +37,15 @@ def plain(lay: Layout, deal: Any, moves: list[Any], max_nodes: int) -> str:
     return dfs(pos, Limits(max_nodes=max_nodes), use_forced=False, use_bounds=False).verdict
 
 
-# Reduced debutante decks where the search learns: (ranks, columns, seed, verdict).
-LEARNS = [(7, 5, 9, "lost"), (7, 5, 25, "won"), (7, 5, 31, "lost"), (7, 5, 40, "won"), (8, 6, 15, "lost")]
+# Reduced decks where the search learns: (layout, ranks, columns, seed, verdict).
+LEARNS = [("debutante", 7, 5, 9, "lost"), ("debutante", 7, 5, 25, "won"), ("debutante", 7, 5, 31, "lost"),
+          ("debutante", 7, 5, 40, "won"), ("debutante", 8, 6, 15, "lost"), ("debutante-fifo", 8, 5, 8, "lost"),
+          ("debutante-fifo", 8, 6, 8, "won")]
 
 
-@pytest.mark.parametrize("ranks, columns, seed, verdict", LEARNS)
-def test_learning_keeps_the_plain_verdict_and_every_cut_is_lost(ranks, columns, seed, verdict):
-    lay = small("debutante", ranks, columns)
+@pytest.mark.parametrize("name, ranks, columns, seed, verdict", LEARNS)
+def test_learning_keeps_the_plain_verdict_and_every_cut_is_lost(name, ranks, columns, seed, verdict):
+    lay = small(name, ranks, columns)
     deal = deals.from_seed(lay, seed)
     cut: list[list[Any]] = []
     out = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000), on_learned=lambda p: cut.append(list(p.history)))
@@ -66,11 +68,11 @@ def test_the_plain_search_confirms_the_learned_losses():
 
 
 @pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
-@pytest.mark.parametrize("ranks, columns, seed, verdict", LEARNS)
-def test_the_compiled_search_learns_node_for_node(ranks, columns, seed, verdict):
+@pytest.mark.parametrize("name, ranks, columns, seed, verdict", LEARNS)
+def test_the_compiled_search_learns_node_for_node(name, ranks, columns, seed, verdict):
     from solver.families.reserve._core import ReserveCore
 
-    lay = small("debutante", ranks, columns)
+    lay = small(name, ranks, columns)
     deal = deals.from_seed(lay, seed)
     ref = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
     got = compiled_dfs(ReserveCore(ReservePosition(lay, deal)), Limits(max_nodes=100_000))
@@ -86,8 +88,8 @@ def test_learned_keys_are_equal_exactly_when_the_references_are():
     rng = random.Random(4)
     to_core: dict[Any, bytes] = {}
     to_ref: dict[bytes, Any] = {}
-    for ranks, columns in ((7, 5), (9, 6)):
-        lay = small("debutante", ranks, columns)
+    for name, ranks, columns in (("debutante", 7, 5), ("debutante", 9, 6), ("debutante-fifo", 7, 5)):
+        lay = small(name, ranks, columns)
         for seed in range(1, 6):
             deal = deals.from_seed(lay, seed)
             ref, core = ReservePosition(lay, deal), ReserveCore(ReservePosition(lay, deal))

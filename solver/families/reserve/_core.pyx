@@ -865,10 +865,19 @@ cdef class ReserveCore(CorePosition):
         for i in range(self.ncols):  # the columns, hidden cards written INERT, into ``lk``
             col = self.colbuf + i * self.stride
             out = lk + i * self.stride
+            n = self.col_len[i]
+            first = -1  # in a queue: the first inert card, in the order cards leave (from col[0])
+            if self.fifo:
+                for k in range(n):
+                    v = col[k]
+                    if not (self.rem[v & 63] == 1 or self._passed(hh, v & 63)):
+                        first = k
+                        break
             shown = False
-            for k in range(self.col_len[i]):  # from the card that leaves last
+            for j in range(n):  # from the card that leaves last: col[0] in a stack, col[n - 1] in a queue
+                k = n - 1 - j if self.fifo else j
                 v = col[k]
-                shown = shown or self.rem[v & 63] == 1 or self._passed(hh, v & 63)
+                shown = shown or k == first or self.rem[v & 63] == 1 or self._passed(hh, v & 63)
                 out[k] = v if shown else INERT
             order[i] = i
         for i in range(1, self.ncols):  # insertion sort by (length, values)

@@ -135,8 +135,8 @@ class ReservePosition:
         self.batch_left = at.batch_left
         # Learning (``learned_key``): every turned card placed at once, on columns of limited
         # size and taking any card, which cards leave only to the foundations.
-        self.learns = (s.turn == "place" and r.capacity in (1, 2) and not self.fifo and not s.batch
-                       and not self.refill and not self.gaps_any_top and not self.suit_sequence)
+        self.learns = (s.turn == "place" and r.capacity in (1, 2) and not s.batch and not self.refill
+                       and not self.gaps_any_top and not self.suit_sequence)
         self.horizon = 0  # set by ``is_dead``
         self.history: list[Move] = []
         self._undo: list[Any] = []
@@ -495,11 +495,11 @@ class ReservePosition:
         stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that takes
         its card (marks aside) is then past it: no real line plays it, nor its card's other copy,
         before getting past L, since every foundation is then at most as far as in the generous
-        game.  A card is *shown* unless it is
-        inert, it is not the last copy of its card off the foundations, and no shown card lies
-        under it in its column; the key is the stock's length, the foundation heights, and the
-        columns as a multiset with each card not shown written ``INERT`` (shown cards keep their
-        values, marks included).
+        game.  A card is *shown* if it is not inert, or is the last copy of its card off the
+        foundations, or it leaves its column before a shown card; in a queue (``access =
+        "first"``) also the column's first inert card in the order they leave.  The key is the
+        stock's length, the foundation heights, and the columns as a multiset with each card not
+        shown written ``INERT`` (shown cards keep their values, marks included).
 
         Proof that positions with equal keys share the claim.  Say P has it and Q has P's key.
         Both hold the same stock and foundations, hence the same cards out and the same hidden
@@ -512,10 +512,14 @@ class ReservePosition:
           shown cards or the pack's; columns of the same length take any card; decisions take the
           available card of least value that a foundation takes now, which is never inert, and
           equal columns are one column either way);
-        - neither has a buried card or both: a buried card y lies on a card whose copies off the
-          foundations are all behind y, so a last copy, which is shown (a card only becomes a
-          last copy when its other copy is played, which makes it non-inert), and y is then shown too, as is everything above it; the pack's cards are the
-          same in both.
+        - neither has a buried card or both.  A buried card y leaves before a card z that is the
+          last copy of its card off the foundations (columns hold two cards at most).  Either z
+          was in a column here: z is then shown (a card only becomes a last copy when its other
+          copy is played, which makes it non-inert), and y, leaving before z, is shown too.  Or z
+          is a pack card put behind y: in a stack it goes on top, so there y is the pack card and
+          z a column's card, as before; in a queue y is the first card left in a column with room,
+          every card before it having gone to a foundation (so not inert): y is shown.  The pack's
+          cards are the same in both.
 
         So P's tree has a line that gets past L without burying a card: a contradiction.
 
@@ -533,11 +537,13 @@ class ReservePosition:
         hh, where, fdests, rem = game.hh, self.where, self.fdests, self.rem
         cols = []
         for col in self.cols:
-            shown, out = False, []
-            for v in col:  # from the card that leaves last: a card in front of a shown card is shown
-                shown = shown or rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63)
-                out.append(v if shown else INERT)
-            cols.append(bytes(out))
+            order = col if self.fifo else col[::-1]  # the order cards leave in
+            own = [rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63) for v in order]
+            if self.fifo and not all(own):
+                own[own.index(False)] = True  # the front card once those before it have left
+            shown = [any(own[k:]) for k in range(len(order))]  # leaves before a shown card: shown
+            out = [v if sh else INERT for v, sh in zip(order, shown)]
+            cols.append(bytes(out if self.fifo else out[::-1]))
         return (len(stock), bytes(self.h), b"|".join(sorted(cols)))
 
     # --------------------------------------------------------------- bounds
