@@ -50,6 +50,7 @@ from libc.string cimport memcmp, memcpy, memmove, memset
 from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition, IntStack, int_stack_pop, int_stack_push
 
 from ... import cards
+from . import position, timed
 from .position import COMMIT, DEAD_REASONS, FOUND, ROW, STOCK, WASTE, ReservePosition, _name
 
 cdef enum:
@@ -60,6 +61,16 @@ cdef enum:
     C_FOUND = 1000
     INERT = 255    # as the reference's INERT
     ALL_LINES = 255  # as the reference's ALL_LINES
+    # the timed copy count (``timed.py``; the reference's names without TM_)
+    TM_ITEMS = 256
+    TM_TURNS = 256
+    TM_FRONT = 1024  # kept sharings per suit at most (2 ** MAX_CHOICES)
+    TM_NEVER = 1 << 20
+    TIMED_ROOM = 2
+    TIMED_PLY = 8
+    TM_MAX_CHOICES = 10
+    TM_ROUNDS = 3
+    TM_BUDGET = 20000
     SEQ = 16       # room per foundation in ``seq`` and ``pmask`` (at most 13 cards, and one past)
     VALUES = 256   # card values: card | marks << 6
     MAXF = 64      # foundations at most (16 rows)
@@ -71,6 +82,8 @@ cdef enum:
     T_DEALROW = 3
 
 assert (STOCK, WASTE, ROW, COMMIT, FOUND) == (C_STOCK, C_WASTE, C_ROW, C_COMMIT, C_FOUND)
+assert (position.TIMED_ROOM, position.TIMED_PLY, timed.MAX_CHOICES, timed.ROUNDS, timed.BUDGET, timed.NEVER) == \
+    (TIMED_ROOM, TIMED_PLY, TM_MAX_CHOICES, TM_ROUNDS, TM_BUDGET, TM_NEVER)
 TURNS = {"none": T_NONE, "place": T_PLACE, "waste": T_WASTE, "deal-row": T_DEALROW}
 
 
@@ -123,6 +136,8 @@ cdef class ReserveCore(CorePosition):
     # -- the deal and its rules (fixed)
     cdef int ncols, capacity, nf, total, stride, turn, deal_count, batch_size, waste_capacity, slots
     cdef bint exact  # the foundations hold exactly the pack (the reference's ``exact``)
+    cdef bint timed  # the timed copy count runs (the reference's ``timed``)
+    cdef int room    # set by _relaxed_play: the counts' least room over the turns
     cdef bint fifo, suit_sequence, refill, gaps_any_top, interchangeable, dominance, column_dominance
     cdef int* seq        # nf * SEQ: foundation f takes seq[f * SEQ + i] in order
     cdef int* seq_len    # per foundation
@@ -154,6 +169,16 @@ cdef class ReserveCore(CorePosition):
     cdef int* rp_ints           # _relaxed_play's arrays (hh, nd, left, nxt, todo)
     cdef uint64_t* rp_can
     cdef unsigned char* lk      # write_learned_key's columns
+    # the timed copy count's scratch: items, kept sharings and their curves, the search
+    cdef int* tm_ints
+    cdef unsigned char* tm_front
+    cdef int* tm_curves
+    cdef int* tm_best
+    cdef int* tm_rest
+    cdef int* tm_acc
+    cdef int tm_nfront[4]
+    cdef int tm_total[4]
+    cdef int tm_tried
     cdef unsigned char* snap    # the generous game's heights at each stock length (``_relaxed_play``)
     cdef bint snap_ok           # snap holds this position's generous game to the end (set by dead)
 
@@ -187,6 +212,7 @@ cdef class ReserveCore(CorePosition):
         self.nf = ref.nf
         self.total = ref.total
         self.learns = ref.learns
+        self.timed = ref.timed
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
         self._copy_state(ref)
@@ -211,6 +237,12 @@ cdef class ReserveCore(CorePosition):
         free(self.rp_ints)
         free(self.rp_can)
         free(self.lk)
+        free(self.tm_ints)
+        free(self.tm_front)
+        free(self.tm_curves)
+        free(self.tm_best)
+        free(self.tm_rest)
+        free(self.tm_acc)
         free(self.snap)
 
     # ------------------------------------------------------------ setup
@@ -290,6 +322,13 @@ cdef class ReserveCore(CorePosition):
         self.rp_ints = <int*>self._alloc(2 * self.nf + 2 * self.ncols + 64 * self.nf, sizeof(int))
         self.rp_can = <uint64_t*>self._alloc(self.nf, sizeof(uint64_t))
         self.lk = <unsigned char*>self._alloc(self.ncols * self.stride, 1)
+        if self.timed:
+            self.tm_ints = <int*>self._alloc(7 * TM_ITEMS, sizeof(int))
+            self.tm_front = <unsigned char*>self._alloc(4 * TM_FRONT * 32, 1)
+            self.tm_curves = <int*>self._alloc(4 * TM_FRONT * TM_TURNS, sizeof(int))
+            self.tm_best = <int*>self._alloc(4 * TM_TURNS, sizeof(int))
+            self.tm_rest = <int*>self._alloc(5 * TM_TURNS, sizeof(int))
+            self.tm_acc = <int*>self._alloc(5 * TM_TURNS, sizeof(int))
         self.snap = <unsigned char*>self._alloc((self.total + 1) * self.nf, 1)
 
     # ------------------------------------------------------------ helpers
@@ -908,15 +947,23 @@ cdef class ReserveCore(CorePosition):
     # -------------------------------------------------------------- bounds
 
     cdef int dead(self) except -1:
-        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 0 none."""
+        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 4 the
+        timed copy count, 0 none."""
         self.horizon = 0
         self.snap_ok = False
         if self.gaps_any_top and self._gap_may_open():
             return 0
+        cdef int why, horizon
         if self._buried():
             self.horizon = ALL_LINES
             return 1
-        return self._relaxed_play()
+        why = self._relaxed_play()
+        if why == 0 and self.timed and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
+            horizon = self._timed()
+            if horizon:
+                self.horizon = horizon
+                return 4
+        return why
 
     cdef bint _buried(self) noexcept:
         """As ``_buried`` (its docstring has the proof): a card that can leave its column only
@@ -1024,6 +1071,7 @@ cdef class ReserveCore(CorePosition):
         cdef bint check_room = self.slots >= 0 and self.turn == T_PLACE and not self.batch_size
         cdef unsigned char* col
         cdef bint snap = self.learns
+        cdef int out, least = self.slots
         self._rp_start(&r, check_room, self.nf == 8)
         if snap:
             self._snap(&r, self.stock_n)
@@ -1035,17 +1083,23 @@ cdef class ReserveCore(CorePosition):
                 self._rp_see(&r, c)
                 if r.ntodo:
                     self._rp_settle(&r)
-                if r.seen - r.gone > self.slots:
+                out = r.seen - r.gone
+                if out > self.slots:
                     self.horizon = t + 1
                     return 2
-                if r.copies and r.seen - self._cc_most(&r) > self.slots:
-                    self.horizon = t + 1
-                    return 3
+                if r.copies:
+                    out = max(out, r.seen - self._cc_most(&r))
+                    if out > self.slots:
+                        self.horizon = t + 1
+                        return 3
+                if self.slots - out < least:
+                    least = self.slots - out
             elif r.ntodo:
                 self._rp_settle(&r)
             if snap:
                 self._snap(&r, t)
         self.snap_ok = snap  # kept for ``write_learned_key`` until the next move
+        self.room = least
         if self.exact:  # every foundation must be finished
             for f in range(self.nf):
                 if r.nd[f] >= 0:
@@ -1239,6 +1293,307 @@ cdef class ReserveCore(CorePosition):
                     r.left[i] -= 1
                     self._rp_expose(r, i)
                     i = j
+
+    # ------------------------------------------------------------ the timed copy count
+
+    cdef int _timed(self) except -1:
+        """As ``timed.timed_horizon`` (its docstring has the proof): the horizon if the timed copy
+        count proves that no line gets past some turn, else 0.  The same steps in the same order."""
+        cdef int turns = self.stock_n, n = 0, i, k, t, v, c, s, row, f, prev, before, lo, hi, mid, rnd
+        cdef int in_columns, best
+        cdef unsigned char* col
+        cdef int* card = self.tm_ints
+        cdef int* value = card + TM_ITEMS
+        cdef int* free_ = value + TM_ITEMS
+        cdef int* above = free_ + TM_ITEMS
+        cdef int* times = above + TM_ITEMS
+        cdef int* leave = times + TM_ITEMS
+        cdef int* raised = leave + TM_ITEMS
+        cdef int nof[64]
+        cdef int of[64][2]
+        cdef bint changed
+        for i in range(self.ncols):  # the items: column cards in leaving order, then the pack's
+            col = self.colbuf + i * self.stride
+            prev = -1
+            for k in range(self.col_len[i]):
+                v = col[k] if self.fifo else col[self.col_len[i] - 1 - k]
+                card[n] = v & 63
+                value[n] = v
+                free_[n] = 0
+                above[n] = prev
+                prev = n
+                n += 1
+        in_columns = n
+        for t in range(turns):
+            v = self.stock[turns - 1 - t]
+            card[n] = v & 63
+            value[n] = v
+            free_[n] = t + 1
+            above[n] = -1
+            n += 1
+        memset(nof, 0, sizeof(nof))
+        for i in range(n):
+            c = card[i]
+            if nof[c] == 2:
+                return 0  # more than two copies: not this bound's game
+            of[c][nof[c]] = i
+            nof[c] += 1
+        for s in range(4):
+            for row in range(2):
+                f = s + 4 * row
+                for k in range(self.h[f], self.seq_len[f]):
+                    c = self.seq[f * SEQ + k]
+                    if not ((nof[c] > 0 and self._tm_allowed(value[of[c][0]], row))
+                            or (nof[c] > 1 and self._tm_allowed(value[of[c][1]], row))):
+                        return 0
+        for i in range(n):
+            times[i] = free_[i]
+        for rnd in range(TM_ROUNDS):
+            for i in range(n):
+                leave[i] = TM_NEVER
+            for s in range(4):
+                for row in range(2):
+                    f = s + 4 * row
+                    before = 0
+                    for k in range(self.h[f], self.seq_len[f]):
+                        c = self.seq[f * SEQ + k]
+                        best = TM_NEVER
+                        for t in range(nof[c]):
+                            i = of[c][t]
+                            if self._tm_allowed(value[i], row):
+                                leave[i] = min(leave[i], max(before, times[i]))
+                                best = min(best, times[i])
+                        before = max(before, best)
+            changed = False
+            for i in range(n):
+                raised[i] = max(free_[i], leave[above[i]] if above[i] >= 0 else 0)
+                if raised[i] != times[i]:
+                    changed = True
+            if not changed:
+                break
+            for i in range(n):
+                times[i] = raised[i]
+        for s in range(4):
+            self.tm_nfront[s] = self._tm_front(s, times, value, nof, of, turns)
+            if self.tm_nfront[s] < 0:
+                return 0
+        if self._tm_combinable(in_columns, turns, turns):
+            return 0
+        lo, hi = 1, turns
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._tm_combinable(in_columns, turns, mid):
+                lo = mid + 1
+            else:
+                hi = mid
+        return turns - hi + 1
+
+    cdef inline bint _tm_allowed(self, int v, int row) noexcept:
+        return not ((v >> (6 + row)) & 1)
+
+    cdef int _tm_settled(self, int s, int row, int c, int* times, int* fixed, int nof_open,
+                         bint* is_open, int (*of)[2]) noexcept:
+        """As ``settled``: every sharing has the row past the cards before c no earlier than this."""
+        cdef int f = s + 4 * row, k, c2, before = 0
+        for k in range(self.h[f], self.seq_len[f]):
+            c2 = self.seq[f * SEQ + k]
+            if c2 == c:
+                return before
+            if is_open[c2]:
+                before = max(before, min(times[of[c2][0]], times[of[c2][1]]))
+            else:
+                before = max(before, times[fixed[row * 64 + c2]])
+        return before
+
+    cdef int _tm_front(self, int s, int* times, int* value, int* nof, int (*of)[2], int turns) noexcept:
+        """As ``_suit_front``: the suit's unbeaten sharings, each as its items' sorted times (capped
+        at turns + 1), written to ``tm_front`` (TM_FRONT of them at most); their count, or -1."""
+        cdef int fixed[128]  # row * 64 + card -> item
+        cdef int ch_card[16]
+        cdef int ch_early[16]
+        cdef int ch_late[16]
+        cdef bint is_open[64]
+        cdef int nch = 0, k, j, c, a, b, f0 = s, f1 = s + 4, row, i, best, t, m, x, count = 0, q, total
+        cdef int ways
+        cdef bint in0, in1, skip, beaten, changed
+        cdef unsigned char gone[32]
+        cdef unsigned char* kept
+        cdef unsigned char* store = self.tm_front + s * TM_FRONT * 32
+        memset(is_open, 0, sizeof(is_open))
+        for row in range(2):  # cards one row takes: that row's earliest item
+            f = s + 4 * row
+            for k in range(self.h[f], self.seq_len[f]):
+                c = self.seq[f * SEQ + k]
+                if self._tm_in(1 - row, s, c):
+                    continue
+                best = -1
+                for j in range(nof[c]):
+                    i = of[c][j]
+                    if self._tm_allowed(value[i], row) and (best < 0 or times[i] < times[best]):
+                        best = i
+                fixed[row * 64 + c] = best
+        for k in range(self.h[f0], self.seq_len[f0]):  # cards both rows take, in row 0's order
+            c = self.seq[f0 * SEQ + k]
+            if not self._tm_in(1, s, c):
+                continue
+            if nof[c] != 2:
+                return -1
+            a, b = of[c][0], of[c][1]
+            if times[b] < times[a]:
+                a, b = b, a
+            ways = 0
+            if self._tm_allowed(value[a], 0) and self._tm_allowed(value[b], 1):
+                ways |= 1
+            if self._tm_allowed(value[b], 0) and self._tm_allowed(value[a], 1):
+                ways |= 2
+            if ways == 0:
+                return -1
+            if ways != 3 or times[a] == times[b]:
+                if ways & 1:
+                    fixed[c], fixed[64 + c] = a, b
+                else:
+                    fixed[c], fixed[64 + c] = b, a
+            else:
+                ch_card[nch], ch_early[nch], ch_late[nch] = c, a, b
+                nch += 1
+        changed = True
+        while changed:  # each pass fixes the first choice it can, then starts again
+            changed = False
+            for j in range(nch):
+                is_open[ch_card[j]] = True
+            for j in range(nch):
+                c = ch_card[j]
+                if self._tm_settled(s, 0, c, times, fixed, nch, is_open, of) >= times[ch_late[j]]:
+                    fixed[c], fixed[64 + c] = ch_late[j], ch_early[j]
+                elif self._tm_settled(s, 1, c, times, fixed, nch, is_open, of) >= times[ch_late[j]]:
+                    fixed[c], fixed[64 + c] = ch_early[j], ch_late[j]
+                else:
+                    continue
+                for q in range(j, nch - 1):
+                    ch_card[q], ch_early[q], ch_late[q] = ch_card[q + 1], ch_early[q + 1], ch_late[q + 1]
+                nch -= 1
+                is_open[c] = False
+                changed = True
+                break
+        if nch > TM_MAX_CHOICES:
+            return -1
+        total = (self.seq_len[f0] - self.h[f0]) + (self.seq_len[f1] - self.h[f1])
+        for m in range(1 << nch):
+            for j in range(nch):  # itertools.product order: the first choice varies slowest
+                c = ch_card[j]
+                if (m >> (nch - 1 - j)) & 1:
+                    fixed[c], fixed[64 + c] = ch_late[j], ch_early[j]
+                else:
+                    fixed[c], fixed[64 + c] = ch_early[j], ch_late[j]
+            q = 0
+            for row in range(2):
+                f = s + 4 * row
+                t = 0
+                for k in range(self.h[f], self.seq_len[f]):
+                    t = max(t, times[fixed[row * 64 + self.seq[f * SEQ + k]]])
+                    gone[q] = min(t, turns + 1)
+                    q += 1
+            for k in range(1, total):  # insertion sort
+                x = gone[k]
+                j = k
+                while j > 0 and gone[j - 1] > x:
+                    gone[j] = gone[j - 1]
+                    j -= 1
+                gone[j] = x
+            skip = False
+            for j in range(count):  # beaten or matched by a kept one?
+                kept = store + j * 32
+                beaten = True
+                for k in range(total):
+                    if kept[k] > gone[k]:
+                        beaten = False
+                        break
+                if beaten:
+                    skip = True
+                    break
+            if skip:
+                continue
+            j = 0
+            for k in range(count):  # drop the kept ones it beats, keeping their order
+                kept = store + k * 32
+                beaten = True
+                for q in range(total):
+                    if gone[q] > kept[q]:
+                        beaten = False
+                        break
+                if not beaten:
+                    if j != k:
+                        memcpy(store + j * 32, kept, 32)
+                    j += 1
+            count = j
+            if count == TM_FRONT:
+                return -1
+            memcpy(store + count * 32, gone, total)
+            self.tm_total[s] = total
+            count += 1
+        self.tm_total[s] = total
+        return count
+
+    cdef inline bint _tm_in(self, int row, int s, int c) noexcept:
+        """Row ``row`` of suit ``s`` still takes card ``c``."""
+        cdef int f = s + 4 * row, w = self.cwhere[f * 64 + c]
+        return self.h[f] <= w < self.seq_len[f]
+
+    cdef bint _tm_combinable(self, int in_columns, int turns, int last) noexcept:
+        """As ``_combinable``: one curve per suit gives at every turn 1..last at least the need."""
+        cdef int s, j, k, t
+        cdef unsigned char* times_gone
+        cdef int* curve
+        cdef int* best
+        cdef int* rest = self.tm_rest  # 5 * (TM_TURNS)
+        for s in range(4):  # the curves of the kept sharings, and each suit's best
+            best = self.tm_best + s * TM_TURNS
+            for t in range(last + 1):
+                best[t] = 0
+            for j in range(self.tm_nfront[s]):
+                curve = self.tm_curves + (s * TM_FRONT + j) * TM_TURNS
+                times_gone = self.tm_front + (s * TM_FRONT + j) * 32
+                for t in range(last + 1):
+                    curve[t] = 0
+                for k in range(self.tm_total[s]):
+                    if times_gone[k] <= last:
+                        curve[times_gone[k]] += 1
+                for t in range(1, last + 1):
+                    curve[t] += curve[t - 1]
+                for t in range(last + 1):
+                    if curve[t] > best[t]:
+                        best[t] = curve[t]
+        for t in range(last + 1):
+            rest[4 * TM_TURNS + t] = 0
+        for j in range(3, -1, -1):
+            for t in range(last + 1):
+                rest[j * TM_TURNS + t] = rest[(j + 1) * TM_TURNS + t] + self.tm_best[j * TM_TURNS + t]
+        for t in range(last + 1):
+            self.tm_acc[t] = 0
+        self.tm_tried = 0
+        return self._tm_go(0, self.tm_acc, in_columns, last)
+
+    cdef bint _tm_go(self, int j, int* acc, int in_columns, int last) noexcept:
+        """As ``go`` in ``_combinable``."""
+        cdef int t, k
+        cdef int* nxt
+        cdef int* curve
+        self.tm_tried += 1
+        if self.tm_tried > TM_BUDGET:
+            return True
+        for t in range(1, last + 1):
+            if acc[t] + self.tm_rest[j * TM_TURNS + t] < in_columns + t - self.slots:
+                return False
+        if j == 4:
+            return True
+        nxt = self.tm_acc + (j + 1) * TM_TURNS
+        for k in range(self.tm_nfront[j]):
+            curve = self.tm_curves + (j * TM_FRONT + k) * TM_TURNS
+            for t in range(last + 1):
+                nxt[t] = acc[t] + curve[t]
+            if self._tm_go(j + 1, nxt, in_columns, last):
+                return True
+        return False
 
     # ------------------------------------------------------------ Python level
 
