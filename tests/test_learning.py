@@ -92,15 +92,19 @@ def test_learned_keys_are_equal_exactly_when_the_references_are():
             deal = deals.from_seed(lay, seed)
             ref, core = ReservePosition(lay, deal), ReserveCore(ReservePosition(lay, deal))
             while (moves := core.legal_moves()) and core.ply < 60:
-                for horizon in {0, ref.clock(), ref.clock() // 2, max(0, ref.clock() - 3)}:
-                    a, b = (horizon, ref.learned_key(horizon)), (horizon, core.learned_key(horizon))
-                    assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
+                for kind in (0, 1):
+                    for horizon in {0, ref.clock(), ref.clock() // 2, max(0, ref.clock() - 3)}:
+                        a, b = (kind, horizon, ref.learned_key(kind, horizon)), (kind, horizon,
+                                                                                core.learned_key(kind, horizon))
+                        assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
                 assert core.stuck_horizon() == ref.stuck_horizon() and core.clock() == ref.clock()
                 core.is_dead()  # the compiled key may read the heights dead() kept: both ways agree
                 ref.is_dead()
                 half = ref.clock() // 2
-                assert (half, core.learned_key(half)) == to_core[(half, ref.learned_key(half))]
-                assert core.horizon == ref.horizon
+                for kind in (0, 1):
+                    assert (kind, half, core.learned_key(kind, half)) == to_core[(kind, half,
+                                                                                  ref.learned_key(kind, half))]
+                assert core.horizons == ref.horizons
                 m = rng.choice(moves)
                 ref.push(core.reference_move(m))
                 core.push(m)

@@ -199,8 +199,9 @@ cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 cdef class KeyTable:
     """The keys of exhausted positions, stored whole; bounded by ``max_entries`` (-1: no bound).
 
-    Arena records are ``[length: 2 bytes][value: 1 byte][key bytes]``, oldest first (the value:
-    the horizon a lost position was stored with, ``dfs``'s "Learning").  When an add
+    Arena records are ``[length: 2 bytes][value: 2 bytes][key bytes]``, oldest first (the value:
+    the horizons a lost position was stored with, ``dfs``'s "Learning", kind 0 in the low byte).
+    When an add
     makes the table hold more than ``max_entries`` keys, the older half is dropped
     (as the pure-Python ``_Table``: it keeps the newest ``len - len // 2``).
     """
@@ -266,24 +267,25 @@ cdef class KeyTable:
             if s >> OFFSET_BITS == tag:
                 off = (s & OFFSET_MASK) - 1
                 if (self.arena[off] | (self.arena[off + 1] << 8)) == n \
-                        and memcmp(self.arena + off + 3, key, n) == 0:
-                    return self.arena[off + 2]
+                        and memcmp(self.arena + off + 4, key, n) == 0:
+                    return self.arena[off + 2] | (self.arena[off + 3] << 8)
             i = (i + 1) & self.mask
 
     cdef int add(self, const unsigned char* key, int n, uint64_t h, int value) except -1:
-        """Add a key known to be absent, with ``value`` (0..255); evict the older half when over
+        """Add a key known to be absent, with ``value`` (0..65535); evict the older half when over
         the bound."""
         h &= self.hash_mask
-        if self.used + n + 3 + SLACK > self.room:
-            self._grow_arena(self.used + n + 3 + SLACK)
+        if self.used + n + 4 + SLACK > self.room:
+            self._grow_arena(self.used + n + 4 + SLACK)
         if <uint64_t>(4 * (self.count + 1)) > 3 * (self.mask + 1):
             self._reindex(2 * (self.mask + 1))
         cdef uint64_t off = self.used
         self.arena[off] = n & 0xFF
         self.arena[off + 1] = n >> 8
-        self.arena[off + 2] = value
-        memcpy(self.arena + off + 3, key, n)
-        self.used += n + 3
+        self.arena[off + 2] = value & 0xFF
+        self.arena[off + 3] = value >> 8
+        memcpy(self.arena + off + 4, key, n)
+        self.used += n + 4
         self._place(h, off)
         self.count += 1
         if self.max_entries >= 0 and self.count > self.max_entries:
@@ -321,15 +323,15 @@ cdef class KeyTable:
         cdef int n
         while off < self.used:
             n = self.arena[off] | (self.arena[off + 1] << 8)
-            self._place(hash_key(self.arena + off + 3, n) & self.hash_mask, off)
-            off += n + 3
+            self._place(hash_key(self.arena + off + 4, n) & self.hash_mask, off)
+            off += n + 4
         return 0
 
     cdef int _evict_older_half(self) except -1:
         cdef int64_t drop = self.count // 2, i
         cdef uint64_t off = 0
         for i in range(drop):
-            off += 3 + (self.arena[off] | (self.arena[off + 1] << 8))
+            off += 4 + (self.arena[off] | (self.arena[off + 1] << 8))
         memmove(self.arena, self.arena + off, self.used - off)
         self.used -= off
         self.count -= drop
@@ -345,7 +347,8 @@ cdef struct Frame:
     int nmoves
     int next
     int pushed          # pushes that lead here: the move and the forced moves after it
-    int horizon         # the earliest horizon of its lost children (NO_CHILD before the first)
+    int horizon0        # the earliest horizons of its lost children, of each kind (NO_CHILD before)
+    int horizon1
     int key_len
     int64_t key_at      # the key's bytes in the key stack
     uint64_t hash
@@ -354,7 +357,7 @@ cdef struct Frame:
 
 cdef enum:
     NO_CHILD = 1 << 30  # as ``dfs.NO_CHILD``
-    PROBES = 4          # as ``dfs.PROBES``
+    PROBES = 16         # as ``dfs.PROBES``
     CLOCKS = 256        # learning stops at clocks from here up
 
 
@@ -375,13 +378,13 @@ cdef class Search:
 
     cdef CorePosition pos
     cdef KeyTable table
-    # learning (``dfs``, "Learning"): the learned keys, prefixed with their horizon byte; the
-    # horizons learned at each clock; a buffer for one learned key
+    # learning (``dfs``, "Learning"): the learned keys, prefixed with their kind and horizon bytes;
+    # the horizons of each kind learned at each clock; a buffer for one learned key
     cdef bint learns
     cdef KeyTable learned
-    cdef int probes[CLOCKS][PROBES]
-    cdef int nprobes[CLOCKS]
-    cdef unsigned char lkey[MAX_KEY + 1 + SLACK]
+    cdef int probes[2][CLOCKS][PROBES]
+    cdef int nprobes[2][CLOCKS]
+    cdef unsigned char lkey[MAX_KEY + 2 + SLACK]
     cdef readonly int64_t learned_cuts
     # the frames and their arenas
     cdef Frame* frames
@@ -540,31 +543,37 @@ cdef class Search:
                 m = self.pos.forced()
         return n
 
-    cdef int _lost_child(self, int horizon, int pushed) except -1:
-        """A child is lost with ``horizon``: tell its parent, and go back to it."""
+    cdef int _lost_child(self, int horizons, int pushed) except -1:
+        """A child is lost with ``horizons`` (kind 0 in the low byte, kind 1 above): tell its
+        parent, and go back to it."""
         cdef Frame* parent
         if self.nframes:
             parent = &self.frames[self.nframes - 1]
-            if horizon < parent.horizon:
-                parent.horizon = horizon
+            parent.horizon0 = min(parent.horizon0, horizons & 0xFF)
+            parent.horizon1 = min(parent.horizon1, horizons >> 8)
         self._unpush(pushed)
         return 0
 
-    cdef int _learned_key(self, int horizon) except -1:
-        """The learned key at ``horizon`` in ``lkey`` (its first byte the horizon); its length."""
-        self.lkey[0] = horizon
-        return 1 + self.pos.write_learned_key(horizon, self.lkey + 1)
+    cdef int _learned_key(self, int kind, int horizon) except -1:
+        """The learned key of ``kind`` at ``horizon`` in ``lkey`` (after the kind and horizon
+        bytes); its length."""
+        self.lkey[0] = kind
+        self.lkey[1] = horizon
+        return 2 + self.pos.write_learned_key(kind, horizon, self.lkey + 2)
 
-    cdef int _learned_horizon(self) except -1:
-        """As ``learned_horizon`` in ``dfs``: the horizon of a learned key this position has, or 0."""
-        cdef int clock = self.pos.c_clock(), k, n
+    cdef int _learned_horizons(self) except -2:
+        """As ``learned_horizons`` in ``dfs``: the horizons of a learned key this position has
+        (packed as in ``_lost_child``), or -1."""
+        cdef int clock = self.pos.c_clock(), k, n, kind, horizon
         if clock >= CLOCKS:
-            return 0
-        for k in range(self.nprobes[clock]):
-            n = self._learned_key(self.probes[clock][k])
-            if self.learned.lookup(self.lkey, n, hash_key(self.lkey, n)) >= 0:
-                return self.probes[clock][k]
-        return 0
+            return -1
+        for kind in range(2):
+            for k in range(self.nprobes[kind][clock]):
+                horizon = self.probes[kind][clock][k]
+                n = self._learned_key(kind, horizon)
+                if self.learned.lookup(self.lkey, n, hash_key(self.lkey, n)) >= 0:
+                    return horizon | (horizon << 8) if kind == 0 else horizon << 8
+        return -1
 
     cdef int _note_deepest(self) except -1:
         """The position is the deepest yet: note its line (rare: once per new depth)."""
@@ -582,11 +591,11 @@ cdef class Search:
             return 1
         self._room()
         cdef unsigned char* key = self.keys + self.keys_top
-        cdef int n = self.pos.write_key(key), why, count, j, horizon
+        cdef int n = self.pos.write_key(key), why, count, j, horizons
         cdef uint64_t h = hash_key(key, n)
-        horizon = self.table.lookup(key, n, h)
-        if horizon >= 0:
-            self._lost_child(horizon, pushed)
+        horizons = self.table.lookup(key, n, h)
+        if horizons >= 0:
+            self._lost_child(horizons, pushed)
             return 0
         if self._on_line(key, n, h):
             self._lost_child(0, pushed)
@@ -594,25 +603,25 @@ cdef class Search:
         if self.use_bounds:
             why = self.pos.dead()
             if why:
-                horizon = self.pos.horizon if self.learns else 0
-                self.table.add(key, n, h, horizon)  # dead is exhausted: never bound again
+                horizons = self.pos.horizons[0] | (self.pos.horizons[1] << 8) if self.learns else 0
+                self.table.add(key, n, h, horizons)  # dead is exhausted: never bound again
                 if why <= self.nreasons:
                     self.cuts[why] += 1
                 if self.nframes == 0 and self.root_dead == 0:
                     self.root_dead = why
-                self._lost_child(horizon, pushed)
+                self._lost_child(horizons, pushed)
                 return 0
         if self.learns:
-            horizon = self._learned_horizon()
-            if horizon:
+            horizons = self._learned_horizons()
+            if horizons >= 0:
                 self.learned_cuts += 1
-                self.table.add(key, n, h, horizon)
-                self._lost_child(horizon, pushed)
+                self.table.add(key, n, h, horizons)
+                self._lost_child(horizons, pushed)
                 return 0
         cdef Frame* fr = &self.frames[self.nframes]
         fr.moves_at = self.moves_top
         fr.next = 0
-        fr.horizon = NO_CHILD
+        fr.horizon0 = fr.horizon1 = NO_CHILD
         fr.pushed = pushed
         fr.key_len = n
         fr.key_at = self.keys_top
@@ -634,31 +643,34 @@ cdef class Search:
         As ``exhaust`` in ``dfs``."""
         self.nframes -= 1
         cdef Frame* fr = &self.frames[self.nframes]
-        cdef int horizon = fr.horizon, n, clock, k
+        cdef int n, clock = CLOCKS, k, kind, stuck, horizon
+        cdef int horizons[2]
         cdef uint64_t h
         self.line[fr.line_slot] = 0  # the last key in: clearing its slot is a removal
+        horizons[0] = horizons[1] = 0
         if self.learns:  # no later than the position's own: see ``exhaust`` in ``dfs``
-            horizon = min(horizon, self.pos.c_stuck_horizon())
-        elif horizon == NO_CHILD:
-            horizon = 0
-        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash, horizon)
-        if horizon:
-            n = self._learned_key(horizon)
-            h = hash_key(self.lkey, n)
-            if self.learned.lookup(self.lkey, n, h) < 0:
-                self.learned.add(self.lkey, n, h, 0)
+            stuck = self.pos.c_stuck_horizon()
+            horizons[0] = min(fr.horizon0, stuck)
+            horizons[1] = min(fr.horizon1, stuck)
             clock = self.pos.c_clock()
-            if clock < CLOCKS:
-                for k in range(self.nprobes[clock]):
-                    if self.probes[clock][k] == horizon:
+        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash, horizons[0] | (horizons[1] << 8))
+        for kind in range(2):
+            horizon = horizons[kind]
+            if horizon and clock < CLOCKS:
+                n = self._learned_key(kind, horizon)
+                h = hash_key(self.lkey, n)
+                if self.learned.lookup(self.lkey, n, h) < 0:
+                    self.learned.add(self.lkey, n, h, 0)
+                for k in range(self.nprobes[kind][clock]):
+                    if self.probes[kind][clock][k] == horizon:
                         break
                 else:
-                    if self.nprobes[clock] < PROBES:
-                        self.probes[clock][self.nprobes[clock]] = horizon
-                        self.nprobes[clock] += 1
+                    if self.nprobes[kind][clock] < PROBES:
+                        self.probes[kind][clock][self.nprobes[kind][clock]] = horizon
+                        self.nprobes[kind][clock] += 1
         self.moves_top = fr.moves_at
         self.keys_top = fr.key_at
-        self._lost_child(horizon, fr.pushed)
+        self._lost_child(horizons[0] | (horizons[1] << 8), fr.pushed)
         return 0
 
     cdef int clear(self) except -1:
@@ -762,6 +774,6 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
 
 def table_bytes_per_entry(int key_len) -> int:
     """What one table entry costs, for turning --max-memory into entries: the arena record
-    (two length bytes, the value byte and the key) and the index (8-byte slots kept at most 3/4 full and
+    (two length bytes, two value bytes and the key) and the index (8-byte slots kept at most 3/4 full and
     doubled when fuller, so 8/0.375 bytes per entry at worst), the arena's slack aside."""
-    return key_len + 3 + 22
+    return key_len + 4 + 22

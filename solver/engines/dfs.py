@@ -20,20 +20,22 @@ the older half (in insertion order) is dropped.  A dropped key only means
 that its position may be searched again: more work, never a wrong verdict.
 
 Learning (positions with ``learns``, ``solver.families.base.LearningPosition``): a
-lost subtree is often lost for a reason much smaller than its position.  Each
-exhausted position gets a *horizon* ``L``, a point of the game's clock that no line
-of play from it gets past (0: no such claim): a position cut by a bound takes the
-bound's (``pos.horizon``), a position without a legal move its ``stuck_horizon()``,
-one met in the table the horizon stored with it, one on the current line 0, and a
-searched position the earliest of its children's (the lowest clock, which is the
-latest point).  The children cover every line from the position: the dominances
-and bounds that leave lines out are proved, in each family, to keep a line that
-gets as far as any line they leave out.  So no line from the position gets past
-``L``.  The family's ``learned_key(L)`` keeps only what that claim rests on, and
-its proof says why positions with equal learned keys share the claim: so every
-position whose learned key at ``L`` was learned is cut at once, lost with horizon
-``L``.  A position probes only the horizons learned at its own ``clock()`` (the
-first ``PROBES`` of them).
+lost subtree is often lost for a reason much smaller than its position.  A family
+states up to two kinds of *claim* about the lines of play from a position, each at a
+*horizon* ``L``, a point of the game's clock (0: no claim), such that a position
+with either claim is lost; kind 0 must imply kind 1 at the same horizon.  Each
+exhausted position gets a pair of horizons: a position cut by a bound takes the
+bound's (``pos.horizons``), a position without a legal move ``stuck_horizon()`` for
+both, one met in the table the pair stored with it, one on the current line (0, 0),
+and a searched position, kind by kind, the earliest of its children's (the lowest
+clock, which is the latest point), and no later than its own ``stuck_horizon()``.
+The family proves each kind of claim from its children's (its dominances and bounds
+keep the lines the claim speaks of).  The family's ``learned_key(kind, L)`` keeps
+only what that claim rests on, and its proof says why positions with equal learned
+keys share the claim: so every position whose learned key of a kind at ``L`` was
+learned is cut at once, lost with that horizon (and, from a claim of kind 0, the
+same horizon of kind 1).  A position probes only the horizons learned at its own
+``clock()`` (the first ``PROBES`` of each kind).
 
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
@@ -60,9 +62,10 @@ PROGRESS_EVERY = 0.5
 Progress = Callable[[dict[str, float | int]], None]
 
 # Horizons probed per clock (``dfs``, "Learning").
-PROBES = 4
+PROBES = 16
 NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
 CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
+NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
@@ -89,15 +92,15 @@ class Outcome:
 
 
 class _Table:
-    """Keys of positions already entered, each with its horizon, bounded by ``max_entries``."""
+    """Keys of positions already entered, each with its horizons, bounded by ``max_entries``."""
 
     def __init__(self, max_entries: int | None):
         self.max_entries = max_entries
-        self.keys: dict[Any, int] = {}
+        self.keys: dict[Any, tuple[int, int]] = {}
         self.evictions = 0
 
-    def add(self, key: Any, horizon: int = 0) -> None:
-        self.keys[key] = horizon
+    def add(self, key: Any, horizons: tuple[int, int] = NO_CLAIM) -> None:
+        self.keys[key] = horizons
         if self.max_entries is not None and len(self.keys) > self.max_entries:
             keep = list(self.keys.items())[len(self.keys) // 2:]
             self.keys = dict(keep)
@@ -161,8 +164,8 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     if learns and entries is not None:  # the learned keys share the memory
         entries = max(64, entries // 2)
     table = _Table(entries) if table is None else table
-    learned = _Table(entries)  # learned keys (their horizon is part of the key)
-    probes: dict[int, list[int]] = {}  # clock -> horizons learned there
+    learned = _Table(entries)  # learned keys (their kind and horizon are part of the key)
+    probes: dict[tuple[int, int], list[int]] = {}  # (kind, clock) -> horizons learned there
     learned_cuts = 0
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
@@ -194,22 +197,25 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
     # A frame: the moves still to try here, how many pushes lead here
     # (the move plus the forced moves after it), this position's key, and the
-    # horizon of its children so far (``NO_CHILD`` before the first).
+    # horizons of its children so far (``NO_CHILD`` before the first).
     stack: list[list[Any]] = []
 
-    def lost_child(horizon: int, pushed: int) -> None:
-        """A child is lost with ``horizon``: tell its parent, and go back to it."""
+    def lost_child(horizons: tuple[int, int], pushed: int) -> None:
+        """A child is lost with ``horizons``: tell its parent, and go back to it."""
         if stack:
-            stack[-1][3] = min(stack[-1][3], horizon)
+            seen = stack[-1][3]
+            stack[-1][3] = (min(seen[0], horizons[0]), min(seen[1], horizons[1]))
         for _ in range(pushed):
             pos.pop()
 
-    def learned_horizon() -> int:
-        """The horizon of a learned key this position has, or 0."""
-        for horizon in probes.get(lpos.clock(), ()):  # no clock from CLOCKS up is learned
-            if (horizon, lpos.learned_key(horizon)) in learned.keys:
-                return horizon
-        return 0
+    def learned_horizons() -> tuple[int, int] | None:
+        """The horizons of a learned key this position has, or None."""
+        clock = lpos.clock()  # no clock from CLOCKS up is learned
+        for kind in (0, 1):
+            for horizon in probes.get((kind, clock), ()):
+                if (kind, horizon, lpos.learned_key(kind, horizon)) in learned.keys:
+                    return (horizon, horizon) if kind == 0 else (0, horizon)
+        return None
 
     def enter(pushed: int) -> bool:
         """At a fresh position: True if it is won, else False (a new frame was pushed if it
@@ -222,47 +228,48 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
             return True
         key = pos.key()
         if key in table.keys or key in on_line:
-            lost_child(table.keys.get(key, 0), pushed)
+            lost_child(table.keys.get(key, NO_CLAIM), pushed)
             return False
         if use_bounds and (why := pos.is_dead()):
-            horizon = lpos.horizon if learns else 0
-            table.add(key, horizon)  # dead is exhausted: never bound again
+            horizons = lpos.horizons if learns else NO_CLAIM
+            table.add(key, horizons)  # dead is exhausted: never bound again
             cuts[why] = cuts.get(why, 0) + 1
             if not stack:
                 root_dead.append(why)
-            lost_child(horizon, pushed)
+            lost_child(horizons, pushed)
             return False
-        if learns and (horizon := learned_horizon()):
+        if learns and (found := learned_horizons()):
             learned_cuts += 1
             if on_learned is not None:
                 on_learned(pos)
-            table.add(key, horizon)
-            lost_child(horizon, pushed)
+            table.add(key, found)
+            lost_child(found, pushed)
             return False
         on_line.add(key)
         moves = pos.legal_moves()
         if noise and len(moves) > 1 and rng.random() < noise:
             j = rng.randrange(1, len(moves))
             moves[0], moves[j] = moves[j], moves[0]
-        stack.append([moves[::-1], pushed, key, NO_CHILD])
+        stack.append([moves[::-1], pushed, key, (NO_CHILD, NO_CHILD)])
         return False
 
     def exhaust() -> None:
         """The top frame has no move left: its key joins the table; back to its parent."""
-        moves, pushed, key, horizon = stack.pop()
+        moves, pushed, key, found = stack.pop()
         on_line.discard(key)
+        horizons = NO_CLAIM
         if learns:  # a claim about lines past the clock's own point would be no claim
-            horizon = min(horizon, lpos.stuck_horizon())
-        elif horizon == NO_CHILD:
-            horizon = 0
-        table.add(key, horizon)
-        if horizon:
-            learned.add((horizon, lpos.learned_key(horizon)))
-            if (clock := lpos.clock()) < CLOCKS:
-                seen = probes.setdefault(clock, [])
+            stuck = lpos.stuck_horizon()
+            horizons = (min(found[0], stuck), min(found[1], stuck))
+        table.add(key, horizons)
+        clock = lpos.clock() if learns else CLOCKS
+        for kind, horizon in enumerate(horizons):
+            if horizon and clock < CLOCKS:
+                learned.add((kind, horizon, lpos.learned_key(kind, horizon)))
+                seen = probes.setdefault((kind, clock), [])
                 if horizon not in seen and len(seen) < PROBES:
                     seen.append(horizon)
-        lost_child(horizon, pushed)
+        lost_child(horizons, pushed)
 
     run = 0
     while True:

@@ -60,24 +60,25 @@ class LearningPosition(Position, Protocol):
     """A position whose lost subtrees the DFS can generalise (``solver.engines.dfs``, "Learning").
 
     A *horizon* is a point of the game's clock (in the debutante family, the stock's length) with
-    a claim the family proves of the lines of play from the position: none gets past it (in the
-    debutante family: none gets past it without first burying a card); 0 claims nothing.
+    a claim the family proves of the lines of play from the position; the family has two kinds of
+    claim (in the debutante family: kind 0, no line gets past it; kind 1, none gets past it
+    without first burying a card); 0 claims nothing.
 
-    - ``horizon``: set by ``is_dead`` when it names a bound, the horizon of that bound's proof.
-    - ``stuck_horizon()``: the horizon of this position when it has no legal move.
+    - ``horizons``: set by ``is_dead`` when it names a bound, the bound's horizon of each kind.
+    - ``stuck_horizon()``: the horizon (of both kinds) of this position when it has no legal move.
     - ``clock()``: where the position stands on the clock (keys of different clocks never meet).
-    - ``learned_key(L)``: a key, equal for two positions exactly when the family's proof carries
-      the claim at horizon ``L`` from one to the other (the claim must make the position lost).
+    - ``learned_key(kind, L)``: a key, equal for two positions exactly when the family's proof
+      carries the claim of that kind at horizon ``L`` from one to the other.
     """
 
     @property
-    def horizon(self) -> int: ...
+    def horizons(self) -> tuple[int, int]: ...
 
     def stuck_horizon(self) -> int: ...
 
     def clock(self) -> int: ...
 
-    def learned_key(self, horizon: int) -> Hashable: ...
+    def learned_key(self, kind: int, horizon: int) -> Hashable: ...
 
 
 def slack(pos: Any) -> int | None:

@@ -55,9 +55,10 @@ cdef class CorePosition:
     cdef readonly int ply     # moves since the deal: the length of ``history``
     cdef IntStack played      # the move codes played since the deal, oldest first
     # Learning (the reference's ``LearningPosition``; ``solver.engines.dfs``, "Learning"):
-    # ``learns`` switches it on; ``horizon`` is set by ``dead`` (0 when it claims nothing).
+    # ``learns`` switches it on; ``horizons`` is set by ``dead``: the bound's horizon of each kind
+    # of claim (0 when it claims nothing).
     cdef readonly bint learns
-    cdef readonly int horizon
+    cdef int horizons[2]
 
     # The legal moves, best first, in exactly the order of the reference's
     # ``legal_moves()``, as codes written to ``out`` (room for MAX_MOVES); the count.
@@ -75,11 +76,11 @@ cdef class CorePosition:
     cdef int write_key(self, unsigned char* buf) except -1
     # Learning, where ``learns``: as the reference's ``stuck_horizon()``, ``clock()`` (the c_ names:
     # a cdef class cannot have a C and a Python method of one name) and
-    # ``learned_key(horizon)``, the last written to ``buf`` (room for MAX_KEY bytes) with its length
+    # ``learned_key(kind, horizon)``, the last written to ``buf`` (room for MAX_KEY bytes) with its length
     # returned; equal bytes exactly when the reference's learned keys are equal.
     cdef int c_stuck_horizon(self) except -1
     cdef int c_clock(self) except -1
-    cdef int write_learned_key(self, int horizon, unsigned char* buf) except -1
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1
 
     # For subclasses: the bookkeeping of ``history`` and ``ply`` (inline: on the hot path).
     cdef inline int record(self, int move) except -1:

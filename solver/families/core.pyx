@@ -63,7 +63,7 @@ cdef class CorePosition:
     cdef int c_clock(self) except -1:
         return 0
 
-    cdef int write_learned_key(self, int horizon, unsigned char* buf) except -1:
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1:
         raise NotImplementedError(f"{type(self).__name__}.write_learned_key")
 
     # ------------------------------------------------ the Python level
@@ -105,10 +105,14 @@ cdef class CorePosition:
     def clock(self) -> int:
         return self.c_clock()
 
-    def learned_key(self, int horizon) -> bytes:
+    def learned_key(self, int kind, int horizon) -> bytes:
         cdef unsigned char buf[MAX_KEY]
-        cdef int n = self.write_learned_key(horizon, buf)
+        cdef int n = self.write_learned_key(kind, horizon, buf)
         return buf[:n]
+
+    @property
+    def horizons(self) -> tuple:
+        return (self.horizons[0], self.horizons[1])
 
     def move_json(self, int move):
         """The move in the result contract (as the reference's ``move_json``)."""

@@ -878,9 +878,9 @@ cdef class ReserveCore(CorePosition):
         """As ``stuck_horizon``."""
         return self.stock_n
 
-    cdef int write_learned_key(self, int horizon, unsigned char* buf) except -1:
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1:
         """As ``learned_key`` (its docstring has the proof): the stock's length, the heights, then
-        the columns with their inert cards written INERT, each as its length and values, sorted by
+        the columns with their hidden cards written INERT, each as its length and values, sorted by
         (length, values), so that equal multisets give equal bytes."""
         cdef Relax r
         cdef int t, i, k, j, n, p, v, a, b, m, f
@@ -905,6 +905,11 @@ cdef class ReserveCore(CorePosition):
             col = self.colbuf + i * self.stride
             out = lk + i * self.stride
             n = self.col_len[i]
+            if kind == 0:  # the inert cards hidden
+                for k in range(n):
+                    out[k] = col[k] if self._passed(hh, col[k]) else INERT
+                order[i] = i
+                continue
             first = -1  # in a queue: the first inert card, in the order cards leave (from col[0])
             if self.fifo:
                 for k in range(n):
@@ -949,19 +954,19 @@ cdef class ReserveCore(CorePosition):
     cdef int dead(self) except -1:
         """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 4 the
         timed copy count, 0 none."""
-        self.horizon = 0
+        self.horizons[0] = self.horizons[1] = 0
         self.snap_ok = False
         if self.gaps_any_top and self._gap_may_open():
             return 0
         cdef int why, horizon
         if self._buried():
-            self.horizon = ALL_LINES
+            self.horizons[0], self.horizons[1] = 0, ALL_LINES
             return 1
         why = self._relaxed_play()
         if why == 0 and self.timed and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
             horizon = self._timed()
             if horizon:
-                self.horizon = horizon
+                self.horizons[0] = self.horizons[1] = horizon
                 return 4
         return why
 
@@ -1085,12 +1090,12 @@ cdef class ReserveCore(CorePosition):
                     self._rp_settle(&r)
                 out = r.seen - r.gone
                 if out > self.slots:
-                    self.horizon = t + 1
+                    self.horizons[0] = self.horizons[1] = t + 1
                     return 2
                 if r.copies:
                     out = max(out, r.seen - self._cc_most(&r))
                     if out > self.slots:
-                        self.horizon = t + 1
+                        self.horizons[0] = self.horizons[1] = t + 1
                         return 3
                 if self.slots - out < least:
                     least = self.slots - out

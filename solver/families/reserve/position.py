@@ -145,7 +145,7 @@ class ReservePosition:
         # size and taking any card, which cards leave only to the foundations.
         self.learns = (s.turn == "place" and r.capacity in (1, 2) and not s.batch and not self.refill
                        and not self.gaps_any_top and not self.suit_sequence)
-        self.horizon = 0  # set by ``is_dead``
+        self.horizons = (0, 0)  # set by ``is_dead``: the claims of each kind (``learned_key``)
         self.room = 0  # set by ``_relaxed_play``: the counts' least room over the turns
         # The timed copy count (``timed.py``): two rows holding the two packs, every turned card
         # placed at once on columns of limited size.
@@ -496,52 +496,61 @@ class ReservePosition:
         played: no line gets past this stock length."""
         return len(self.stock)
 
-    def learned_key(self, horizon: int) -> Any:
-        """What the claim at ``horizon`` rests on (``solver.engines.dfs``, "Learning").
+    def learned_key(self, kind: int, horizon: int) -> Any:
+        """What the claim of ``kind`` at ``horizon`` rests on (``solver.engines.dfs``, "Learning").
 
-        The claim at horizon L: every line of the search's tree from here either buries a card
-        (``_buried``: then it is lost) or gets stuck before it *gets past L*, that is, before it
-        turns the pack's card ``stock[L - 1]`` and places or plays it.  A position with the claim
-        is lost: a win turns every card, and the tree holds a win if there is one.
+        A line *gets past* L when it turns the pack's card ``stock[L - 1]`` and places or plays it.
+        The claims at horizon L (kind 0 implies kind 1; either makes the position lost, since a win
+        turns every card and the search's tree holds a win if there is one):
+
+        - kind 0: no line of play from here gets past L;
+        - kind 1: every line of the search's tree from here buries a card (``_buried``: then it is
+          lost) or gets stuck before it gets past L.
 
         The key.  Run the generous game of ``_relaxed_play`` from here through the turns down to
-        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that takes
-        its card (marks aside) is then past it: no real line plays it, nor its card's other copy,
-        before getting past L, since every foundation is then at most as far as in the generous
-        game.  A card is *shown* if it is not inert, or is the last copy of its card off the
-        foundations, or it leaves its column before a shown card; in a queue (``access =
-        "first"``) also the column's first inert card in the order they leave.  The key is the
-        stock's length, the foundation heights, and the columns as a multiset with each card not
-        shown written ``INERT`` (shown cards keep their values, marks included).
+        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that may
+        take it is then past its card: no real line plays it before getting past L, since every
+        foundation is then at most as far as in the generous game.  Kind 0 hides the inert cards.
+        Kind 1 hides fewer: a card is *shown* if a foundation that takes its card, marks aside,
+        is then past it (so no copy of it is played before L otherwise), or it is the last copy of
+        its card off the foundations, or it leaves its column before a shown card; in a queue
+        (``access = "first"``) also the column's first inert card in the order they leave; the
+        others are hidden.  The key is the stock's length, the foundation heights, and the columns
+        as a multiset with each hidden card written ``INERT`` (the others keep their values, marks
+        included).
 
         Proof that positions with equal keys share the claim.  Say P has it and Q has P's key.
         Both hold the same stock and foundations, hence the same cards out and the same hidden
-        cards as a multiset, in columns matched by their symbols.  Take a line of Q's tree up to
-        where it gets past L, and play the same moves from P on the matched columns.  Hidden cards
-        never move in it (they are inert, and cards leave columns only to foundations), so at
-        each step the two positions differ only in which hidden card lies where, and:
+        cards as a multiset, in columns matched by their symbols.  Take a line from Q that gets
+        past L (of kind 1: a line of Q's tree that buries no card), up to that turn, and play the
+        same moves from P on the matched columns.  Hidden cards never move in it (they are inert,
+        and cards leave columns only to foundations), so at each step the two positions differ
+        only in which hidden card lies where, and the same moves are legal: a move involves
+        shown cards or the pack's, and columns of the same length take any card.  So P has a line
+        that gets past L: for kind 0, a contradiction.  For kind 1, also:
 
-        - the same moves are legal, and the search's tree offers the same ones (a move involves
-          shown cards or the pack's; columns of the same length take any card; decisions take the
-          available card of least value that a foundation takes now, which is never inert, and
-          equal columns are one column either way);
+        - the search's tree offers the same moves: decisions take the available card of least
+          value that a foundation takes now, which is never hidden, and equal columns are one
+          column either way;
         - neither has a buried card or both.  A buried card y leaves before a card z that is the
           last copy of its card off the foundations (columns hold two cards at most).  Either z
           was in a column here: z is then shown (a card only becomes a last copy when its other
-          copy is played, which makes it non-inert), and y, leaving before z, is shown too.  Or z
-          is a pack card put behind y: in a stack it goes on top, so there y is the pack card and
-          z a column's card, as before; in a queue y is the first card left in a column with room,
+          copy is played, which shows it), and y, leaving before z, is shown too.  Or z is a pack
+          card put behind y: in a stack it goes on top, so there y is the pack card and z a
+          column's card, as before; in a queue y is the first card left in a column with room,
           every card before it having gone to a foundation (so not inert): y is shown.  The pack's
           cards are the same in both.
 
         So P's tree has a line that gets past L without burying a card: a contradiction.
 
-        The search stores the claim for a position whose tree it has searched to the end (the
-        decision dominance and the other choices of ``legal_moves`` keep, of all lines, one that
-        buries no more and gets as far, and the tree is this search's by the rules above): a
-        child cut by the counting bounds has the horizon of the turn whose count fails, which no
-        line survives; one with no legal move, its stock length; one with a buried card
-        ``ALL_LINES`` (the claim holds at every horizon); the end-of-game bounds claim nothing (0).
+        The search stores a claim for a position whose tree it has searched to the end, from its
+        children's.  Kind 0: the tree keeps, of all lines, one that gets as far (the decision
+        dominance moves a play to a foundation earlier, or keeps a line that never makes it; a
+        pack card placed where no foundation could ever take it instead goes to one now, which
+        changes no later move; equal columns are one column).  A child cut by the counting bounds
+        claims the turn whose count fails, which no line survives (both kinds); one with no legal
+        move, its stock length (both); one with a buried card claims nothing of kind 0 and kind 1
+        at every horizon (``ALL_LINES``); the end-of-game bounds claim nothing (0).
         """
         game = _Generous(self, False)
         stock = self.stock
@@ -551,10 +560,13 @@ class ReservePosition:
         cols = []
         for col in self.cols:
             order = col if self.fifo else col[::-1]  # the order cards leave in
-            own = [rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63) for v in order]
-            if self.fifo and not all(own):
-                own[own.index(False)] = True  # the front card once those before it have left
-            shown = [any(own[k:]) for k in range(len(order))]  # leaves before a shown card: shown
+            if kind == 0:
+                shown = [_passed(hh, where, fdests, v) for v in order]
+            else:
+                own = [rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63) for v in order]
+                if self.fifo and not all(own):
+                    own[own.index(False)] = True  # the front card once those before it have left
+                shown = [any(own[k:]) for k in range(len(order))]  # leaves before a shown card
             out = [v if sh else INERT for v, sh in zip(order, shown)]
             cols.append(bytes(out if self.fifo else out[::-1]))
         return (len(stock), bytes(self.h), b"|".join(sorted(cols)))
@@ -563,16 +575,16 @@ class ReservePosition:
 
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
-        self.horizon = 0
+        self.horizons = (0, 0)
         if self.gaps_any_top and self._gap_may_open():
             return None  # both bounds below assume cards leave columns only to foundations
         if self._buried():
-            self.horizon = ALL_LINES  # the claim of ``learned_key``: every line reaches a buried card
+            self.horizons = (0, ALL_LINES)  # the claims of ``learned_key``: every line is buried
             return BURIED_DEAD
         why = self._relaxed_play()
         if (why is None and self.timed and len(self.history) <= TIMED_PLY and self.room <= TIMED_ROOM
                 and (horizon := timed_horizon(self))):
-            self.horizon = horizon
+            self.horizons = (horizon, horizon)
             return TIMED_DEAD
         return why
 
@@ -644,12 +656,12 @@ class ReservePosition:
             if check_room:
                 out = game.seen - game.gone
                 if out > slots and room is None:
-                    self.horizon = t + 1
+                    self.horizons = (t + 1, t + 1)
                     return COUNTING_DEAD
                 if game.copies is not None:
                     out = max(out, game.seen - game.copies.most())
                     if out > slots and room is None:
-                        self.horizon = t + 1
+                        self.horizons = (t + 1, t + 1)
                         return COPIES_DEAD
                 least = min(least, slots - out)
         self.room = least
