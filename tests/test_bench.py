@@ -79,7 +79,10 @@ def test_tiny_run_json(tiny: Path):
     assert [p["layout"] for p in rep["perft"]] == ["debutante@5", "golf@9"]
     assert all(p["playouts"] == 9 and p["positions_per_s"] > 0 for p in rep["perft"])
     assert "a note of the user" in rep["notes"]
-    assert any("peers for golf@9: no peer plays this layout" in n for n in rep["notes"])
+    # Solvitaire plays Golf on a reduced deck: it ran, or a note says it is not installed
+    assert ("golf@9", "solvitaire") in groups or any("peers for golf@9: solvitaire is not installed" in n
+                                                     for n in rep["notes"])
+    assert any("peers for debutante@5: no peer plays this layout" in n for n in rep["notes"])
 
 
 def test_tiny_run_markdown(tiny: Path):
@@ -542,3 +545,56 @@ def test_resuming_with_other_limits_is_refused(tmp_path: Path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "never mixed" in err
     assert (tmp_path / store.DEALS).read_text() == before
+
+
+# ------------------------------------------------------------------ Solvitaire
+
+
+def test_solvitaire_output():
+    """Solvitaire's printed verdicts (samples from its 0.10.1 build): solved with its states,
+    unsolvable, and timed out (ours: unknown)."""
+    solved = peers.parse_solvitaire((DATA / "solvitaire-solved.txt").read_text())
+    assert (solved["verdict"], solved["iterations"], solved["moves"]) == ("won", 21, 21)
+    lost = peers.parse_solvitaire((DATA / "solvitaire-unsolvable.txt").read_text())
+    assert (lost["verdict"], lost["iterations"], lost["moves"]) == ("lost", 12176, None)
+    cut = peers.parse_solvitaire((DATA / "solvitaire-timed-out.txt").read_text())
+    assert (cut["verdict"], cut["kind"]) == ("unknown", "timed-out")
+    assert peers.parse_solvitaire("Segmentation fault\n")["verdict"] is None
+
+
+def test_solvitaire_plays_what_its_rules_say():
+    s = peers.Solvitaire()
+    for name in ("freecell", "klondike", "canfield", "beleaguered-castle", "black-hole", "golf", "forty-thieves"):
+        opts = s.options(api.load_layout(name))
+        assert opts is not None and opts[0] == "--custom-rules" and json.loads(opts[1])
+    assert s.options(api.load_layout("debutante")) is None
+    assert s.options(api.load_layout("eight-off")) is None  # 4 of 8 cells dealt: its deal file cannot say so
+
+
+def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
+    """The Solvitaire path (rules and deal files, process, parser, rows) with a stand-in given by
+    --peer-path that checks its arguments and prints a stored sample; the runners interleave."""
+    fake = tmp_path / "solvitaire-stand-in"
+    fake.write_text("#!/bin/sh\n"
+                    'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
+                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --timeout ] && [ "$4" = 5000 ] '
+                    '&& [ -s "$5" ] || exit 9\n'
+                    f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
+    fake.chmod(0o755)
+    targets = [Target("canfield")]
+    config = Config(targets=targets, seeds=seed_plan(["1-3"], targets), engines=["dfs"], peers=True,
+                    limits=Limits(timeout=5.0), peer_paths={"solvitaire": str(fake)}, command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    g = {x["runner"]: x for x in out.report["groups"]}["solvitaire"]
+    assert (g["version"], g["deals"], g["lost"], g["median_nodes"]) == ("9.9.9", 3, 3, 12176)
+    ran = [(r["runner"], r["seed"]) for r in deals_of(tmp_path / "run")]
+    assert ran == [(runner, seed) for seed in (1, 2, 3) for runner in ("dfs", "solvitaire")]  # interleaved
+
+
+def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
+    targets = [Target("freecell")]
+    for paths, message in (({"nobody": "/bin/sh"}, "expected a peer named"),
+                           ({"solvitaire": str(tmp_path / "missing")}, "not an executable file")):
+        config = Config(targets=targets, seeds=seed_plan(["1"], targets), peers=True, peer_paths=paths)
+        with pytest.raises(InputError, match=message):
+            session.check(config)

@@ -12,9 +12,16 @@ note saying how to install it, never imitated.
   (``pip install freecell-solver``; it loads ``libfreecell-solver.so.0``, Debian
   package ``libfreecell-solver0``), called in the worker process: no process start.
 
-Both play the FreeCell family only.  No installable peer covers the other families:
-PyPI's ``black-hole-solver`` (Black Hole, Golf) is a binding to
-``libblack_hole_solver.so.1``, which no package registry here provides.
+Both play the FreeCell family only.
+
+- ``solvitaire``: Blake and Gent's Solvitaire, built from its public source
+  (``benchmarks/peers.md``), one process per deal: it plays every layout whose rules it has
+  (``solvitaire.layout_to_rules``), given as its rules file (``--custom-rules``) and the deal as
+  its deal file; its seconds are the process's CPU time.
+- ``black-hole-solver``: Shlomi Fish's solver of Black Hole and Golf (PySolFC's rules), built from
+  its public source, one process per deal.
+
+A peer is found on PATH, or where ``patience bench --peer-path NAME=PATH`` says.
 
 fc-solve prints one of three verdict lines (with ``-sel``) and then its counts:
 
@@ -33,6 +40,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import importlib.util
+import json
 import re
 import resource
 import shutil
@@ -80,9 +88,15 @@ class Peer(ABC):
 
     @abstractmethod
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
-        """Solve one deal (a board in fc-solve's format) in this process or a child of it:
-        a row with verdict, reason, seconds (wall), cpu_s, nodes (the peer's iterations),
+        """Solve one deal (``board``: the deal as ``board`` writes it) in this process or a child
+        of it: a row with verdict, reason, seconds (wall), cpu_s, nodes (the peer's iterations),
         moves and peak_mb."""
+
+    def board(self, layout: Any, deal: Any) -> str:
+        """The deal as the peer reads it (by default fc-solve's board format)."""
+        from ..families import family_of
+
+        return family_of(layout).deal_to_board(layout, deal)
 
 
 # ------------------------------------------------------------------ fc-solve
@@ -175,11 +189,23 @@ def _children_peak_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
+def run_process(cmd: list[str], timeout: float | None) -> tuple[subprocess.CompletedProcess[str] | None, float, float]:
+    """Run a peer's process: its output (None when it was killed at ``timeout``), its wall
+    seconds (process start included) and CPU seconds.  The worker runs one process at a time,
+    so the change in its children's CPU time is this process's."""
+    c0, t0 = _children_cpu(), time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, start_new_session=True,
+                              preexec_fn=_child_setup)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - t0, _children_cpu() - c0
+    return done, time.perf_counter() - t0, _children_cpu() - c0
+
+
 def run_fc_solve(path: str, options: list[str], board: str, timeout: float | None,
                  max_iters: int | None = None) -> dict[str, Any]:
     """Run fc-solve on one board; a row with its verdict, wall seconds (process start
-    included), CPU seconds of the process, iterations and peak memory.  The worker runs one
-    process at a time, so the change in its children's CPU time is this process's."""
+    included), CPU seconds of the process, iterations and peak memory."""
     with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
         board_file = Path(tmp) / "board.txt"
         board_file.write_text(board)
@@ -187,14 +213,10 @@ def run_fc_solve(path: str, options: list[str], board: str, timeout: float | Non
         if max_iters is not None:
             cmd += ["--max-iters", str(max_iters)]
         cmd.append(str(board_file))
-        c0, t0 = _children_cpu(), time.perf_counter()
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, start_new_session=True,
-                                  preexec_fn=_child_setup)
-        except subprocess.TimeoutExpired:
-            return {"verdict": "unknown", "reason": "timeout", "seconds": time.perf_counter() - t0,
-                    "cpu_s": _children_cpu() - c0, "nodes": None, "moves": None, "peak_mb": _children_peak_mb()}
-        seconds, cpu = time.perf_counter() - t0, _children_cpu() - c0
+        done, seconds, cpu = run_process(cmd, timeout)
+    if done is None:
+        return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
+                "moves": None, "peak_mb": _children_peak_mb()}
     parsed = parse_fc_solve(done.stdout)
     row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
            "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
@@ -300,4 +322,78 @@ class FreecellSolverLib(Peer):
                 "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
-PEERS: dict[str, Peer] = {p.name: p for p in (FcSolve(), FreecellSolverLib())}
+# ---------------------------------------------------------------- Solvitaire
+
+_SOLUTION_TYPE = re.compile(r"^Solution Type: (\S+)\s*$", re.M)
+_STATES = re.compile(r"^States Searched: (\d+)\s*$", re.M)
+_SOLVITAIRE_VERDICTS = {"solved": "won", "unsolvable": "lost", "timed-out": "unknown",
+                        "memory-limit-reached": "unknown"}
+_STATE_END = "==================================="
+TIMEOUT_GRACE = 5.0  # seconds a peer with its own clock gets past the limit before it is killed
+
+
+def parse_solvitaire(text: str) -> dict[str, Any]:
+    """Solvitaire's verdict, states searched (its iterations) and the number of moves of its
+    solution (the states it prints, less the deal), from its standard output."""
+    kind = _SOLUTION_TYPE.findall(text)
+    states = _STATES.findall(text)
+    verdict = _SOLVITAIRE_VERDICTS.get(kind[-1]) if kind else None
+    return {"verdict": verdict, "kind": kind[-1] if kind else None,
+            "iterations": int(states[-1]) if states else None,
+            "moves": text.count(_STATE_END) - 1 if verdict == "won" else None}
+
+
+class Solvitaire(Peer):
+    name = "solvitaire"
+    install = "build it from its public source (benchmarks/peers.md), then put it on PATH or give --peer-path"
+
+    def options(self, layout: Any) -> list[str] | None:
+        from ..solvitaire import layout_to_rules
+
+        rules = layout_to_rules(layout)
+        if rules is None or 0 < layout.cells.deal < layout.cells.count:
+            return None  # (its deal file reads every cell as a card: no partly filled cells)
+        return ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
+
+    def locate(self) -> str | None:
+        return shutil.which("solvitaire")
+
+    def version(self, where: str) -> str | None:
+        try:
+            done = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = re.search(r"version:?\s+([\w.]+)", done.stdout + done.stderr)
+        return found.group(1) if found else None
+
+    def board(self, layout: Any, deal: Any) -> str:
+        from ..solvitaire import deal_to_json
+
+        return json.dumps(deal_to_json(layout, deal))
+
+    def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
+        rules = options[options.index("--custom-rules") + 1]
+        extra = [o for i, o in enumerate(options) if o != "--custom-rules" and options[i - 1:i] != ["--custom-rules"]]
+        with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
+            (Path(tmp) / "rules.json").write_text(rules)
+            (Path(tmp) / "deal.json").write_text(board)
+            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), *extra]
+            if limits.timeout is not None:
+                cmd += ["--timeout", str(max(1, round(limits.timeout * 1000)))]
+            cmd.append(str(Path(tmp) / "deal.json"))
+            done, seconds, cpu = run_process(cmd, None if limits.timeout is None else limits.timeout + TIMEOUT_GRACE)
+        if done is None:
+            return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
+                    "moves": None, "peak_mb": _children_peak_mb()}
+        parsed = parse_solvitaire(done.stdout)
+        row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
+               "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
+        if parsed["verdict"] is None:
+            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
+            row["reason"] = f"exit {done.returncode}: {parsed['kind'] or last[0][:200]}"
+        elif parsed["verdict"] == "unknown":
+            row["reason"] = "timeout" if parsed["kind"] == "timed-out" else "memory"
+        return row
+
+
+PEERS: dict[str, Peer] = {p.name: p for p in (FcSolve(), FreecellSolverLib(), Solvitaire())}

@@ -9,6 +9,7 @@ skips that, and the next run of the same command rebuilds them.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -24,7 +25,7 @@ from ..errors import InputError, UnsupportedError
 from .machine import busy_warning, load_average, machine
 from .plan import Config, Group, Runner, limits_json, load
 from .report import build, prepare_out, write
-from .runner import peer_deal, run_group, solve_deal
+from .runner import Stream, peer_deal, run_interleaved, solve_deal
 from .store import DealStore
 
 EXIT_INTERRUPTED = 130
@@ -42,6 +43,13 @@ def check(config: Config) -> None:
             raise InputError(f"--engines: expected names from {', '.join(ENGINES)}, got {e!r}")
     if not config.engines and not config.peers:
         raise InputError("--engines: no engine, and no --peers: nothing to run")
+    from .peers import PEERS
+
+    for name, path in config.peer_paths.items():
+        if name not in PEERS:
+            raise InputError(f"--peer-path {name}={path}: expected a peer named {', '.join(PEERS)}")
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise InputError(f"--peer-path {name}={path}: not an executable file")
     for c in config.cores or []:
         if not (c.replace("-", "").isascii() and c.replace("-", "").isalnum()):
             raise InputError(f"--cores: expected core names such as python,compiled, got {c!r}")
@@ -70,7 +78,7 @@ def plan_groups(config: Config) -> tuple[list[Group], list[str]]:
             notes.append(f"peers for {t.label}: no peer plays this layout (peers: {', '.join(PEERS)})")
         for peer, opts in playing:
             if peer.name not in located:
-                where = peer.locate()
+                where = config.peer_paths.get(peer.name) or peer.locate()
                 located[peer.name] = (where, peer.version(where) if where else None)
             where, version = located[peer.name]
             if where is None:
@@ -169,34 +177,37 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
 
 def _solve(config: Config, groups: list[Group], store: DealStore, session: int, out: Path, progress: bool,
            notes: list[str]) -> None:
+    """Every layout's groups interleaved deal by deal (``run_interleaved``), the tables written
+    after each layout."""
     from tqdm import tqdm
 
     todo = {id(g): [s for s in g.seeds if g.key(s) not in store.done] for g in groups}
     with tqdm(total=sum(map(len, todo.values())), unit="deal", file=sys.stderr, disable=not progress,
               dynamic_ncols=True) as bar:
-        for g in groups:
-            seeds = todo[id(g)]
-            if not seeds:
+        for label in dict.fromkeys(g.target.label for g in groups):
+            mine = [g for g in groups if g.target.label == label and todo[id(g)]]
+            if not mine:
                 continue
-            bar.set_description(f"{g.target.label} {g.runner.label}")
-            finished = 0
+            bar.set_description(label)
+            streams: list[Stream] = []
+            for g in mine:
+                finished = [0]
 
-            def on_row(row: dict[str, Any], g: Group = g) -> bool:
-                nonlocal finished
-                if "unsupported" in row:
-                    g.unsupported = row["unsupported"]
-                    return False
-                store.append({"kind": "deal", "session": session, "layout": g.target.label,
-                              "rules_version": g.rules_version, "runner": g.runner.label, **row})
-                finished += 1
-                bar.update()
-                return True
+                def on_row(row: dict[str, Any], g: Group = g, finished: list[int] = finished) -> bool:
+                    if "unsupported" in row:
+                        g.unsupported = row["unsupported"]
+                        bar.total -= len(todo[id(g)]) - finished[0]
+                        bar.refresh()
+                        return False
+                    store.append({"kind": "deal", "session": session, "layout": g.target.label,
+                                  "rules_version": g.rules_version, "runner": g.runner.label, **row})
+                    finished[0] += 1
+                    bar.update()
+                    return True
 
-            fn, tasks = _tasks(config, g, seeds)
-            run_group(fn, tasks, config.jobs, on_row)
-            if g.unsupported is not None:
-                bar.total -= len(seeds) - finished
-                bar.refresh()
+                fn, tasks = _tasks(config, g, todo[id(g)])
+                streams.append((fn, tasks, on_row))
+            run_interleaved(streams, config.jobs)
             write(build(config, groups, store.records, notes), out, plots=False)  # the tables so far
 
 
