@@ -2,8 +2,9 @@
 
 The runners of a layout solve its deals interleaved, deal by deal (``run_interleaved``), each
 (layout, runner) group in a fresh pool of its own worker processes, so that the peak memory of
-a group (the largest ``ru_maxrss`` of its workers) is its own and not left over from another.  A row's ``seconds`` is the wall clock of the solve in
-the worker (dealing excluded; for our engines the verifier's replay of a win included);
+a group (the largest ``ru_maxrss`` of its workers) is its own and not left over from another.
+A row's ``seconds`` is the wall clock of the solve in the worker (dealing excluded; for our
+engines the verifier's replay of a win included);
 ``cpu_s`` is the CPU time it took, which other load on the machine inflates less than
 the wall clock.  Workers only compute rows; the parent stores each as it arrives.
 """
