@@ -47,7 +47,9 @@ Deals.  Solvitaire's deal file has ``tableau piles`` (a list of piles, each bott
 first), ``foundations`` (cards placed on their suit's foundation, in order), ``cells``,
 ``stock`` (bottom card first: the last card is turned first), ``waste``, ``reserve``
 (bottom card first when stacked, else one card per pile) and ``hole`` (one card).  Card
-names are ranks ``A 2..10 J Q K`` (or ``1..13``) then a suit.  ``deal_from_json`` reads
+names are ranks ``A 2..10 J Q K`` (or ``1..13``) then a suit, in lower case for a face-down card
+(Solvitaire reads an upper-case card of a column as face up, whatever its rules say: a deal
+written without them is a game with every card face up).  ``deal_from_json`` reads
 one onto a layout; ``deal_to_json`` writes one (``patience deal --solvitaire``).
 """
 
@@ -475,8 +477,14 @@ def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
     (Solvitaire reads every cell as a card): a deal with some cells empty and some not is refused."""
     out: dict[str, Any] = {}
     name = _solvitaire_name
-    if layout.tableau.count:
-        out["tableau piles"] = [[name(c) for c in deal.get(f"tableau:{i}", [])] for i in range(layout.tableau.count)]
+    t = layout.tableau
+    if t.count:
+        piles = []
+        for i in range(t.count):
+            pile = [name(c) for c in deal.get(f"tableau:{i}", [])]
+            down = min(t.face_down[i] if i < len(t.face_down) else 0, max(0, len(pile) - 1))
+            piles.append([c[:-1] + c[-1].lower() for c in pile[:down]] + pile[down:])  # lower case: face down
+        out["tableau piles"] = piles
     found = [name(deal[f"foundation:{i}"][0]) for i in range(layout.foundations.count) if f"foundation:{i}" in deal]
     if "base" in deal:
         found = [name(deal["base"][0])]

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -598,3 +599,38 @@ def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
         config = Config(targets=targets, seeds=seed_plan(["1"], targets), peers=True, peer_paths=paths)
         with pytest.raises(InputError, match=message):
             session.check(config)
+
+
+def test_solvitaires_printed_solution_replays_through_our_referee():
+    """The positions Solvitaire printed for its win of its own '-test-free-cell' deal 2 (its
+    random 2, our solvitaire generator's seed 2), read as moves, replay to a win."""
+    from solver import solvitaire
+    from solver.bench.disagree import replay_steps
+
+    rules = {"tableau piles": {"count": 4, "build policy": "red-black"}, "cells": {"count": 1}, "max rank": 4}
+    lay = solvitaire.rules_to_layout(rules, "t.json", "t")
+    lay = replace(lay, deal=replace(lay.deal, generator="solvitaire"))
+    deal = solvitaire.deal_from_seed(lay, 2)
+    steps = peers.solvitaire_steps(peers.solvitaire_states((DATA / "solvitaire-solved.txt").read_text()))
+    assert steps is not None and len(steps) == 21
+    assert replay_steps(lay, deal, steps) is None
+    assert replay_steps(lay, deal, steps[:-1]) is not None  # one move short is no win
+
+
+def test_a_disagreement_is_replayed_and_the_bad_move_named(tmp_path):
+    """A stand-in black-hole-solver that claims Golf deal 1 (which our complete search proves
+    lost) with a first move our referee refuses: the report names that move."""
+    fake = tmp_path / "bhs-stand-in"
+    fake.write_text("#!/bin/sh\n"
+                    'if [ "$1" = --version ]; then echo "black-hole-solver version 0.0.1"; exit 0; fi\n'
+                    "printf 'Solved!\\nMove a card from stack 0 to the foundations\\n\\nInfo: Card moved is KC\\n'\n"
+                    "printf '\\n--------------------\\nTotal number of states checked is 7.\\n'\n")
+    fake.chmod(0o755)
+    targets = [Target("golf")]
+    config = Config(targets=targets, seeds=seed_plan(["1"], targets), engines=["dfs"], peers=True,
+                    peer_paths={"black-hole-solver": str(fake)}, command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    [d] = out.report["disagreements"]
+    assert (d["seed"], d["ours"], d["theirs"], d["against"]) == (1, "lost", "won", "black-hole-solver")
+    assert d["referee"].startswith("the peer's solution goes wrong: peer move 1:")
+    assert "## Disagreements" in (tmp_path / "run" / "bench.md").read_text()

@@ -92,6 +92,11 @@ class Peer(ABC):
         of it: a row with verdict, reason, seconds (wall), cpu_s, nodes (the peer's iterations),
         moves and peak_mb."""
 
+    def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
+        """The peer's solution of a deal it wins, as moves between our stacks (``disagree.Step``),
+        or None when it gives none we can read (used only to replay a disagreement)."""
+        return None
+
     def board(self, layout: Any, deal: Any) -> str:
         """The deal as the peer reads it (by default fc-solve's board format)."""
         from ..families import family_of
@@ -228,6 +233,27 @@ def run_fc_solve(path: str, options: list[str], board: str, timeout: float | Non
     return row
 
 
+_FC_MOVE = re.compile(r"^Move (a card|(\d+) cards) from (stack|freecell) (\d+) to "
+                      r"(the foundations|stack (\d+)|freecell (\d+))\s*$")
+
+
+def fc_solve_steps(text: str) -> list[Any]:
+    """fc-solve's moves (``-m``) as steps between our stacks (stack i is tableau:i, freecell i cell:i)."""
+    from .disagree import Step
+
+    steps = []
+    for line in text.splitlines():
+        m = _FC_MOVE.match(line.strip())
+        if m is None:
+            continue
+        n = int(m.group(2) or 1)
+        src = f"{'tableau' if m.group(3) == 'stack' else 'cell'}:{m.group(4)}"
+        dst = ("foundations" if m.group(6) is None and m.group(7) is None else
+               f"tableau:{m.group(6)}" if m.group(6) is not None else f"cell:{m.group(7)}")
+        steps.append(Step(src, dst, n))
+    return steps
+
+
 class FcSolve(Peer):
     name = "fc-solve"
     install = "Debian/Ubuntu: apt install freecell-solver-bin"
@@ -249,6 +275,14 @@ class FcSolve(Peer):
 
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
         return run_fc_solve(where, options, board, limits.timeout, limits.max_nodes)
+
+    def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
+        with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
+            (Path(tmp) / "board.txt").write_text(board)
+            done, _, _ = run_process([where, "-m", "-sel", *options, str(Path(tmp) / "board.txt")], limits.timeout)
+        if done is None or parse_fc_solve(done.stdout)["verdict"] != "won":
+            return None
+        return fc_solve_steps(done.stdout)
 
 
 # ------------------------------------------------------- freecell-solver (PyPI)
@@ -330,17 +364,121 @@ _SOLVITAIRE_VERDICTS = {"solved": "won", "unsolvable": "lost", "timed-out": "unk
                         "memory-limit-reached": "unknown"}
 _STATE_END = "==================================="
 TIMEOUT_GRACE = 5.0  # seconds a peer with its own clock gets past the limit before it is killed
+SOLUTION_LIMIT = 64 << 20  # bytes of Solvitaire's printed solution read back to replay a disagreement
+
+
+_CSV = re.compile(r"^\d*, (solved|unsolvable|timed-out|memory-limit-reached|terminated), (\d+), (\d+)"
+                  r"(?:, \d+){6}, (\d+), (\d+), \S+\s*$", re.M)
 
 
 def parse_solvitaire(text: str) -> dict[str, Any]:
     """Solvitaire's verdict, states searched (its iterations) and the number of moves of its
-    solution (the states it prints, less the deal), from its standard output."""
+    solution, from its standard output: its one line with ``--classify`` (the moves are its
+    final search depth, the length of the path it found), or its full output (the positions it
+    prints, less the deal)."""
+    csv = _CSV.findall(text)
+    if csv:
+        kind, _, states_searched, _, depth = csv[-1]
+        verdict = _SOLVITAIRE_VERDICTS.get(kind)
+        return {"verdict": verdict, "kind": kind, "iterations": int(states_searched),
+                "moves": int(depth) if verdict == "won" else None}
     kind = _SOLUTION_TYPE.findall(text)
     states = _STATES.findall(text)
     verdict = _SOLVITAIRE_VERDICTS.get(kind[-1]) if kind else None
     return {"verdict": verdict, "kind": kind[-1] if kind else None,
             "iterations": int(states[-1]) if states else None,
             "moves": text.count(_STATE_END) - 1 if verdict == "won" else None}
+
+
+def solvitaire_states(text: str) -> list[dict[str, list[list[str]]]]:
+    """The positions Solvitaire prints for a solution: per section (Foundations, Cells, Tableau
+    Piles, Reserve, Stock | Waste, Hole Card) its piles, bottom card first, in our card names
+    ("##": face down; a foundation or the hole: its top card only)."""
+    start = text.find("Solution:")
+    if start < 0:
+        return []
+    states = []
+    for block in text[start + len("Solution:"):].split(_STATE_END)[:-1]:
+        state: dict[str, list[list[str]]] = {}
+        section = None
+        rows: list[list[str]] = []
+        for line in [*block.strip("\n").splitlines(), "--- end"]:
+            if line.startswith("--- "):
+                if section is not None:
+                    width = max(map(len, rows), default=0)
+                    state[section] = [[r[i] for r in rows if i < len(r) and r[i] not in ("", "[]")]
+                                      for i in range(width)]
+                section = line.strip("- ").strip()
+                rows = []
+            elif section is not None:
+                rows.append(["T" + c[2:] if c.startswith("10") else c for c in line.split("\t")])  # our names
+        states.append(state)
+    return states
+
+
+_SOLVITAIRE_STACKS = {"Tableau Piles": "tableau", "Cells": "cell", "Reserve": "reserve", "Reserve (Stacked)": "reserve"}
+
+
+def solvitaire_steps(states: list[dict[str, list[list[str]]]]) -> list[Any] | None:
+    """Steps between our stacks from Solvitaire's positions, one move per pair of positions: the
+    pile that lost cards and the pile, foundation or hole that gained them (None when a change
+    reads otherwise)."""
+    from .disagree import Step
+
+    def piles(state: dict[str, list[list[str]]]) -> dict[str, list[str]]:
+        out = {}
+        for section, kind in _SOLVITAIRE_STACKS.items():
+            for i, pile in enumerate(state.get(section, [])):
+                out[f"{kind}:{i}"] = pile
+        if "Stock | Waste" in state:
+            sw = state["Stock | Waste"] + [[], []]
+            out["stock"], out["waste"] = sw[0], sw[1]
+        elif "Stock" in state:  # a stock turned onto the hole (Golf)
+            out["stock"] = (state["Stock"] + [[]])[0]
+        return out
+
+    def tops(state: dict[str, list[list[str]]], section: str) -> list[str]:
+        return [p[-1] if p else "" for p in state.get(section, [])]
+
+    steps = []
+    for a, b in zip(states, states[1:]):
+        pa, pb = piles(a), piles(b)
+        lost = [(k, len(pa[k]) - len(pb.get(k, []))) for k in pa if len(pb.get(k, [])) < len(pa[k])]
+        gained = [(k, len(pb[k]) - len(pa.get(k, []))) for k in pb if len(pb[k]) > len(pa.get(k, []))]
+        fa, fb = tops(a, "Foundations"), tops(b, "Foundations")
+        hole_a, hole_b = tops(a, "Hole Card"), tops(b, "Hole Card")
+        def up(old: str, new: str) -> bool:  # a foundation's top card went up (a card arrived)
+            return "A23456789TJQK".index(new[0]) > "A23456789TJQK".index(old[0]) if new and old else bool(new)
+
+        to_found = [fb[i] for i in range(len(fb)) if fb[i] != fa[i] and up(fa[i], fb[i])]
+        gained = [(k, n) for k, n in gained if k not in ("stock", "waste")]
+        src_names = [k for k, _ in lost if k not in ("stock", "waste")]
+        # a card from the stock or the waste (Solvitaire turns and turns back within one move)
+        from_stock = (len(pb.get("stock", [])) + len(pb.get("waste", []))
+                      < len(pa.get("stock", [])) + len(pa.get("waste", [])))
+        if to_found or hole_b != hole_a:
+            card = to_found[0] if to_found else hole_b[0]
+            dst = "foundations" if to_found else "hole"
+            if from_stock:
+                steps.append(Step("waste" if "waste" in pa else "stock", dst, 1, card))
+            elif len(src_names) == 1:
+                steps.append(Step(src_names[0], dst, 1))
+            else:
+                return None
+        elif len(gained) == 1:
+            dst, n = gained[0]
+            card = pb[dst][len(pb[dst]) - n]
+            if from_stock:
+                steps.append(Step("waste", dst, 1, card))
+            elif len(src_names) == 1:
+                steps.append(Step(src_names[0], dst, n))
+            elif len(src_names) == 0 and any(fa[i] != fb[i] for i in range(len(fa))):
+                steps.append(Step("foundations", dst, 1, card))
+            else:
+                return None
+        elif a != b:
+            return None
+    return steps
 
 
 class Solvitaire(Peer):
@@ -377,7 +515,9 @@ class Solvitaire(Peer):
         with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
             (Path(tmp) / "rules.json").write_text(rules)
             (Path(tmp) / "deal.json").write_text(board)
-            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), *extra]
+            # --classify: one line (its solution, printed position by position, can run to gigabytes:
+            # FreeCell deal 1 as a path of 2.5 million moves)
+            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), "--classify", *extra]
             if limits.timeout is not None:
                 cmd += ["--timeout", str(max(1, round(limits.timeout * 1000)))]
             cmd.append(str(Path(tmp) / "deal.json"))
@@ -395,5 +535,113 @@ class Solvitaire(Peer):
             row["reason"] = "timeout" if parsed["kind"] == "timed-out" else "memory"
         return row
 
+    def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
+        rules = options[options.index("--custom-rules") + 1]
+        with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
+            (Path(tmp) / "rules.json").write_text(rules)
+            (Path(tmp) / "deal.json").write_text(board)
+            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), str(Path(tmp) / "deal.json")]
+            with open(Path(tmp) / "out.txt", "w") as out:
+                try:
+                    done = subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, timeout=limits.timeout,
+                                          start_new_session=True, preexec_fn=_child_setup)
+                except subprocess.TimeoutExpired:
+                    return None
+            size = (Path(tmp) / "out.txt").stat().st_size
+            if done.returncode or size > SOLUTION_LIMIT:
+                return None  # its path is too long to read (it prints every position)
+            text = (Path(tmp) / "out.txt").read_text()
+        if parse_solvitaire(text)["verdict"] != "won":
+            return None
+        return solvitaire_steps(solvitaire_states(text))
 
-PEERS: dict[str, Peer] = {p.name: p for p in (FcSolve(), FreecellSolverLib(), Solvitaire())}
+
+# --------------------------------------------------------- black-hole-solver
+
+_BHS_VERDICTS = {"Solved!": "won", "Unsolved!": "lost", "Intractable!": "unknown"}
+_BHS_MOVE = re.compile(r"^(Move a card from stack \d+ to the foundations|Deal talon)\s*$", re.M)
+
+
+def parse_black_hole_solver(text: str) -> dict[str, Any]:
+    """black-hole-solver's verdict line (Solved! / Unsolved!, its complete scan / Intractable!,
+    its iteration limit), the states it checked and the moves of its solution (cards to the
+    foundation and talon deals)."""
+    verdict = next((_BHS_VERDICTS[line.strip()] for line in text.splitlines() if line.strip() in _BHS_VERDICTS),
+                   None)
+    checked = _CHECKED.findall(text)
+    return {"verdict": verdict, "iterations": int(checked[-1]) if checked else None,
+            "moves": len(_BHS_MOVE.findall(text)) if verdict == "won" else None}
+
+
+def black_hole_solver_options(layout: Any) -> list[str] | None:
+    """``--game black_hole`` or ``--game golf`` when ``layout`` is that game as the solver has it
+    (PySolFC's rules, one whole pack): Black Hole's ace of spades in the hole, 17 fans of three,
+    ranks wrapping; Golf's 7 columns of five, the stock turned onto the hole, no wrapping, a queen
+    going on a king (without ``--queens-on-kings`` the solver refuses that move, and "loses" about
+    half the deals our search wins: measured on seeds 1..200, 49 disagreements)."""
+    if not isinstance(layout, Layout) or layout.family != "hole" or layout.max_rank != 13 or layout.decks != 1:
+        return None
+    hole, t, turn = layout.hole, layout.tableau, layout.stock.turn
+    assert hole is not None
+    if hole.start == "AS" and hole.wrap and t.deal == (3,) * 17 and turn == "none" and layout.cells.count == 0:
+        return ["--game", "black_hole"]
+    if hole.start == "stock" and not hole.wrap and t.deal == (5,) * 7 and turn == "hole":
+        return ["--game", "golf", "--queens-on-kings"]  # our Golf (PySolFC's) puts a queen on a king
+    return None
+
+
+class BlackHoleSolver(Peer):
+    name = "black-hole-solver"
+    install = ("build it from its public source (benchmarks/peers.md), then put black-hole-solve on PATH "
+               "or give --peer-path black-hole-solver=PATH")
+
+    def options(self, layout: Any) -> list[str] | None:
+        return black_hole_solver_options(layout)
+
+    def locate(self) -> str | None:
+        return shutil.which("black-hole-solve")
+
+    def version(self, where: str) -> str | None:
+        try:
+            out = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = re.search(r"version\s+(\S+)", out)
+        return found.group(1) if found else None
+
+    def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
+        with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
+            (Path(tmp) / "board.txt").write_text(board)
+            cmd = [where, *options]
+            if limits.max_nodes is not None:
+                cmd += ["--max-iters", str(limits.max_nodes)]
+            done, seconds, cpu = run_process([*cmd, str(Path(tmp) / "board.txt")], limits.timeout)
+        if done is None:
+            return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
+                    "moves": None, "peak_mb": _children_peak_mb()}
+        parsed = parse_black_hole_solver(done.stdout)
+        row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
+               "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
+        if parsed["verdict"] is None:
+            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
+            row["reason"] = f"exit {done.returncode}: {last[0][:200]}"
+        elif parsed["verdict"] == "unknown":
+            row["reason"] = "max-iters"
+        return row
+
+    def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
+        from .disagree import Step
+
+        with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
+            (Path(tmp) / "board.txt").write_text(board)
+            done, _, _ = run_process([where, *options, str(Path(tmp) / "board.txt")], limits.timeout)
+        if done is None or parse_black_hole_solver(done.stdout)["verdict"] != "won":
+            return None
+        steps = [Step("stock" if m.startswith("Deal") else f"tableau:{m.split()[5]}", "hole")
+                 for m in _BHS_MOVE.findall(done.stdout)]
+        # It stops once the columns are empty; the talon left may always be turned onto the hole.
+        talon = next((len(line.split()) - 1 for line in board.splitlines() if line.startswith("Talon:")), 0)
+        return steps + [Step("stock", "hole")] * (talon - sum(st.src == "stock" for st in steps))
+
+
+PEERS: dict[str, Peer] = {p.name: p for p in (FcSolve(), FreecellSolverLib(), Solvitaire(), BlackHoleSolver())}

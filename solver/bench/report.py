@@ -118,6 +118,8 @@ def build(config: Config, groups: list[Group], records: list[dict[str, Any]], no
         "warnings": warnings(runs), "planned": planned, "finished": finished, "complete": finished == planned,
         "outside_plan": sum(k not in in_plan for k in stored),
         "groups": out_groups, "comparisons": comparisons(out_groups),
+        "disagreements": [{k: v for k, v in r.items() if k not in ("kind", "session")} for r in records
+                          if r["kind"] == "disagreement"],
         "perft": [{k: v for k, v in perft[t.label].items() if k not in ("kind", "session")}
                   for t in config.targets if t.label in perft],
         "notes": [*config.notes, *notes],
@@ -227,6 +229,13 @@ def markdown(report: dict[str, Any]) -> str:
                "of one engine, nodes_per_s_ratio is the speed-up of the search and same_nodes counts the deals "
                "on which both searched exactly as many nodes.", "",
                markdown_table(report["comparisons"], COMPARE_COLUMNS)]
+    if report.get("disagreements"):
+        md += ["## Disagreements", "",
+               "Each deal one of our engines and a peer both decided with different verdicts, replayed through "
+               "our referee (our win is replayed before it is reported; a peer's win is read from its output "
+               "and played move by move, the first move the referee refuses named).", "",
+               markdown_table(report["disagreements"], ["layout", "seed", "runner", "ours", "against", "theirs",
+                                                        "referee"])]
     peer_groups = [g for g in report["groups"] if g["peer"]]
     if cfg["peers"]:
         md += ["## Peers", ""]

@@ -208,7 +208,34 @@ def _solve(config: Config, groups: list[Group], store: DealStore, session: int, 
                 fn, tasks = _tasks(config, g, todo[id(g)])
                 streams.append((fn, tasks, on_row))
             run_interleaved(streams, config.jobs)
+            _disagreements(config, mine, store, session)
             write(build(config, groups, store.records, notes), out, plots=False)  # the tables so far
+
+
+def _disagreements(config: Config, groups: list[Group], store: DealStore, session: int) -> None:
+    """Each deal one of our engines and a peer decided differently, replayed through our referee
+    (``disagree.check``) and stored, once."""
+    from .disagree import check
+
+    rows = {}
+    for r in store.records:
+        if r["kind"] == "deal":
+            rows[(r["layout"], r["runner"], r["seed"])] = r
+    seen = {(r["layout"], r["runner"], r["against"], r["seed"]) for r in store.records
+            if r["kind"] == "disagreement"}
+    ours = [g for g in groups if not g.runner.peer]
+    for p in [g for g in groups if g.runner.peer and g.where is not None]:
+        for g in ours:
+            for seed in p.seeds:
+                a = rows.get((g.target.label, g.runner.label, seed))
+                b = rows.get((p.target.label, p.runner.label, seed))
+                decided = a is not None and b is not None and {a["verdict"], b["verdict"]} == {"won", "lost"}
+                if not decided or (g.target.label, g.runner.label, p.runner.label, seed) in seen:
+                    continue
+                assert a is not None and b is not None and p.where is not None
+                record = check(g.target.label, g.target.name, g.target.max_rank, seed,
+                               {**a, "runner": g.runner.label}, b, p.runner.name, p.where, p.options, config.limits)
+                store.append({**record, "against": p.runner.label, "session": session})
 
 
 def _perft(config: Config, store: DealStore, session: int, notes: list[str]) -> None:
