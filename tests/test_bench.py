@@ -578,8 +578,8 @@ def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
     fake = tmp_path / "solvitaire-stand-in"
     fake.write_text("#!/bin/sh\n"
                     'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
-                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --timeout ] && [ "$4" = 5000 ] '
-                    '&& [ -s "$5" ] || exit 9\n'
+                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --classify ] && [ "$4" = --timeout ] '
+                    '&& [ "$5" = 5000 ] && [ -s "$6" ] || exit 9\n'
                     f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
     fake.chmod(0o755)
     targets = [Target("canfield")]
