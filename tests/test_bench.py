@@ -634,3 +634,25 @@ def test_a_disagreement_is_replayed_and_the_bad_move_named(tmp_path):
     assert (d["seed"], d["ours"], d["theirs"], d["against"]) == (1, "lost", "won", "black-hole-solver")
     assert d["referee"].startswith("the peer's solution goes wrong: peer move 1:")
     assert "## Disagreements" in (tmp_path / "run" / "bench.md").read_text()
+
+
+def test_large_results_are_kept_gzipped_and_read_back(tmp_path: Path, monkeypatch):
+    """A run's deals file and bench.json over the limit are kept as .gz; the report is rebuilt
+    from the gzipped deals, and the next run unpacks it and goes on without solving a deal twice."""
+    monkeypatch.setattr(store, "COMPRESS_OVER", 200)
+    targets = [Target("black-hole")]
+    config = Config(targets=targets, seeds=seed_plan(["1-3"], targets), command="test")
+    out = tmp_path / "run"
+    session.run(config, out, progress=False, plots=False)
+    assert not (out / store.DEALS).exists() and (out / "deals.jsonl.gz").exists()
+    assert not (out / "bench.json").exists() and (out / "bench.json.gz").exists()
+    records, _ = store.read_records(out / store.DEALS)
+    assert sum(r["kind"] == "deal" for r in records) == 3
+    config = Config(targets=targets, seeds=seed_plan(["1-4"], targets), command="test")
+    rep = session.run(config, out, progress=False, plots=False).report
+    assert rep["groups"][0]["deals"] == 4
+    records, _ = store.read_records(out / store.DEALS)
+    assert sorted(r["seed"] for r in records if r["kind"] == "deal") == [1, 2, 3, 4]
+    with pytest.raises(InputError, match="without its deals.jsonl"):
+        (out / "deals.jsonl.gz").rename(tmp_path / "elsewhere.gz")
+        report.prepare_out(out)

@@ -1,5 +1,7 @@
 """A benchmark written out: ``bench.json`` (everything, every deal) and ``bench.md`` (tables, plots).
 
+A ``bench.json`` over 1 MiB is written gzipped (``bench.json.gz``, ``store.compress_if_large``).
+
 Both are built from the deals file alone (``store.py``) and the run's plan, so they can be
 rebuilt at any time from whatever deals have finished: after each group, after Ctrl-C, and by
 rerunning the command.  Each file is written to a temporary name and renamed into place, so
@@ -16,7 +18,7 @@ from typing import Any
 from ..errors import InputError
 from .machine import busy_notes
 from .plan import Config, Group, ranges
-from .store import DEALS, deal_key
+from .store import DEALS, compress_if_large, deal_key, gz
 from .summary import compare, summarize
 
 FORMAT = "patience-bench"
@@ -41,7 +43,8 @@ def prepare_out(folder: str | Path) -> Path:
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out}: is a file; expected a folder")
-    if not (out / DEALS).exists() and any((out / name).exists() for name in REPORT_FILES):
+    has_deals = (out / DEALS).exists() or gz(out / DEALS).exists()
+    if not has_deals and any((out / name).exists() or gz(out / name).exists() for name in REPORT_FILES):
         raise InputError(f"--out {out}: holds the report of an earlier benchmark without its {DEALS}; "
                          f"it is not overwritten: give another --out")
     try:
@@ -279,5 +282,7 @@ def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
     else:
         report["plots"], report["plots_note"] = [], "Plots skipped (--no-plots)."
     _write_atomic(out / "bench.json", json.dumps(report, indent=1) + "\n")
+    gz(out / "bench.json").unlink(missing_ok=True)
+    bench_json = compress_if_large(out / "bench.json")
     _write_atomic(out / "bench.md", markdown(report))
-    return [out / "bench.json", out / "bench.md", *written]
+    return [bench_json, out / "bench.md", *written]

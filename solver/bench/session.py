@@ -26,7 +26,7 @@ from .machine import busy_warning, load_average, machine
 from .plan import Config, Group, Runner, limits_json, load
 from .report import build, prepare_out, write
 from .runner import Stream, peer_deal, run_interleaved, solve_deal
-from .store import DealStore
+from .store import DealStore, compress_if_large
 
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
@@ -168,6 +168,7 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
                   "wall_s": round(time.perf_counter() - t0, 2), "stopped": stopped["by"]})
     report = build(config, groups, store.records, notes)
     store.close()
+    compress_if_large(store.path)  # a large deals file kept gzipped (read back by every reader)
     files = write(report, out, plots=plots)
     if error is not None:
         raise error
