@@ -44,7 +44,6 @@ dealing; ``solvitaire.deal_from_seed``), so that seed N is the deal Blake and Ge
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -53,7 +52,7 @@ from typing import Any
 
 from . import cards
 from .errors import CardError, DealError, SeedError
-from .files import DEAL_LIMIT, read_text, shown
+from .files import DEAL_LIMIT, decode_json, read_text, shown
 from .layout import Layout
 
 Deal = dict[str, list[int]]
@@ -505,13 +504,7 @@ def parse_text(text: str, layout: Layout, where: str) -> Deal:
     """Read a deal from text: JSON (by content), ``to_text``'s listing or the fc-solve board format."""
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith(("{", "[")):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise DealError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-        except RecursionError:
-            raise DealError(f"{where}: malformed JSON: nested too deeply") from None
-        return from_json(obj, layout, where)
+        return from_json(decode_json(text, where, DealError), layout, where)
     if is_listing(text):
         return parse_listing(text, layout, where)
     return parse_board(text, layout, where)

@@ -10,6 +10,9 @@ result with a long solution a few hundred KiB).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from .errors import InputError
 
 LAYOUT_LIMIT = 1 << 20  # bytes: 1 MiB
@@ -42,3 +45,13 @@ def read_text(path: str, limit: int, what: str, expected: str, error: type[Input
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None
+
+
+def decode_json(text: str, where: str, error: type[InputError] = InputError) -> Any:
+    """Parsed JSON, or ``error`` naming the file (and line) of malformed JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+    except RecursionError:
+        raise error(f"{where}: malformed JSON: nested too deeply") from None

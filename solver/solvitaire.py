@@ -62,7 +62,7 @@ from typing import Any
 
 from . import cards
 from .errors import CardError, DealError, LayoutError
-from .files import LAYOUT_LIMIT, read_text, shown
+from .files import LAYOUT_LIMIT, decode_json, read_text, shown
 from .layout import Layout, _dealt, parse
 
 Deal = dict[str, list[int]]
@@ -294,13 +294,7 @@ def read_rules(path: str) -> Layout:
     """A Solvitaire rules file (JSON) as our layout, named after the file."""
     text = read_text(path, LAYOUT_LIMIT, "rules file", "Solvitaire's game rules as JSON", LayoutError)
     where = shown(path)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise LayoutError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except RecursionError:
-        raise LayoutError(f"{where}: malformed JSON: nested too deeply") from None
-    return rules_to_layout(obj, where, Path(path).stem)
+    return rules_to_layout(decode_json(text, where, LayoutError), where, Path(path).stem)
 
 
 def layout_to_rules(layout: Layout) -> dict[str, Any] | None:

@@ -207,6 +207,33 @@ def run_process(cmd: list[str], timeout: float | None) -> tuple[subprocess.Compl
     return done, time.perf_counter() - t0, _children_cpu() - c0
 
 
+def process_row(done: subprocess.CompletedProcess[str] | None, parsed: dict[str, Any] | None, seconds: float,
+                cpu: float, unknown_reason: str) -> dict[str, Any]:
+    """A peer process's row: killed at the time limit (``done`` None), failed (no verdict in its
+    output: the exit code and its last line), or its verdict, iterations and moves."""
+    if done is None or parsed is None:
+        return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
+                "moves": None, "peak_mb": _children_peak_mb()}
+    row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
+           "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
+    if parsed["verdict"] is None:
+        last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
+        row["reason"] = f"exit {done.returncode}: {parsed.get('kind') or last[0][:200]}"
+    elif parsed["verdict"] == "unknown":
+        row["reason"] = unknown_reason
+    return row
+
+
+def program_version(where: str, pattern: str = r"version:?\s+([\w.]+)") -> str | None:
+    """A peer program's version, from what ``PROGRAM --version`` prints (either stream)."""
+    try:
+        done = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(pattern, done.stdout + done.stderr)
+    return found.group(1) if found else None
+
+
 def run_fc_solve(path: str, options: list[str], board: str, timeout: float | None,
                  max_iters: int | None = None) -> dict[str, Any]:
     """Run fc-solve on one board; a row with its verdict, wall seconds (process start
@@ -219,18 +246,7 @@ def run_fc_solve(path: str, options: list[str], board: str, timeout: float | Non
             cmd += ["--max-iters", str(max_iters)]
         cmd.append(str(board_file))
         done, seconds, cpu = run_process(cmd, timeout)
-    if done is None:
-        return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
-                "moves": None, "peak_mb": _children_peak_mb()}
-    parsed = parse_fc_solve(done.stdout)
-    row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
-           "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
-    if parsed["verdict"] is None:
-        last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
-        row["reason"] = f"exit {done.returncode}: {last[0][:200]}"
-    elif parsed["verdict"] == "unknown":
-        row["reason"] = "max-iters"
-    return row
+    return process_row(done, None if done is None else parse_fc_solve(done.stdout), seconds, cpu, "max-iters")
 
 
 _FC_MOVE = re.compile(r"^Move (a card|(\d+) cards) from (stack|freecell) (\d+) to "
@@ -265,13 +281,7 @@ class FcSolve(Peer):
         return shutil.which("fc-solve")
 
     def version(self, where: str) -> str | None:
-        try:
-            out = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            return None
-        found = re.search(r"version\s+(\S+)", out)
-        lines = out.strip().splitlines()
-        return found.group(1) if found else (lines[-1] if lines else None)
+        return program_version(where, r"version\s+(\S+)")
 
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
         return run_fc_solve(where, options, board, limits.timeout, limits.max_nodes)
@@ -497,12 +507,7 @@ class Solvitaire(Peer):
         return shutil.which("solvitaire")
 
     def version(self, where: str) -> str | None:
-        try:
-            done = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        found = re.search(r"version:?\s+([\w.]+)", done.stdout + done.stderr)
-        return found.group(1) if found else None
+        return program_version(where)
 
     def board(self, layout: Any, deal: Any) -> str:
         from ..solvitaire import deal_to_json
@@ -522,18 +527,9 @@ class Solvitaire(Peer):
                 cmd += ["--timeout", str(max(1, round(limits.timeout * 1000)))]
             cmd.append(str(Path(tmp) / "deal.json"))
             done, seconds, cpu = run_process(cmd, None if limits.timeout is None else limits.timeout + TIMEOUT_GRACE)
-        if done is None:
-            return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
-                    "moves": None, "peak_mb": _children_peak_mb()}
-        parsed = parse_solvitaire(done.stdout)
-        row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
-               "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
-        if parsed["verdict"] is None:
-            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
-            row["reason"] = f"exit {done.returncode}: {parsed['kind'] or last[0][:200]}"
-        elif parsed["verdict"] == "unknown":
-            row["reason"] = "timeout" if parsed["kind"] == "timed-out" else "memory"
-        return row
+        parsed = None if done is None else parse_solvitaire(done.stdout)
+        reason = "timeout" if parsed is None or parsed["kind"] == "timed-out" else "memory"
+        return process_row(done, parsed, seconds, cpu, reason)
 
     def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
         rules = options[options.index("--custom-rules") + 1]
@@ -602,12 +598,7 @@ class BlackHoleSolver(Peer):
         return shutil.which("black-hole-solve")
 
     def version(self, where: str) -> str | None:
-        try:
-            out = subprocess.run([where, "--version"], capture_output=True, text=True, timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            return None
-        found = re.search(r"version\s+(\S+)", out)
-        return found.group(1) if found else None
+        return program_version(where, r"version\s+(\S+)")
 
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
@@ -616,18 +607,8 @@ class BlackHoleSolver(Peer):
             if limits.max_nodes is not None:
                 cmd += ["--max-iters", str(limits.max_nodes)]
             done, seconds, cpu = run_process([*cmd, str(Path(tmp) / "board.txt")], limits.timeout)
-        if done is None:
-            return {"verdict": "unknown", "reason": "timeout", "seconds": seconds, "cpu_s": cpu, "nodes": None,
-                    "moves": None, "peak_mb": _children_peak_mb()}
-        parsed = parse_black_hole_solver(done.stdout)
-        row = {"verdict": parsed["verdict"] or "error", "reason": None, "seconds": seconds, "cpu_s": cpu,
-               "nodes": parsed["iterations"], "moves": parsed["moves"], "peak_mb": _children_peak_mb()}
-        if parsed["verdict"] is None:
-            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or [""]
-            row["reason"] = f"exit {done.returncode}: {last[0][:200]}"
-        elif parsed["verdict"] == "unknown":
-            row["reason"] = "max-iters"
-        return row
+        parsed = None if done is None else parse_black_hole_solver(done.stdout)
+        return process_row(done, parsed, seconds, cpu, "max-iters")
 
     def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
         from .disagree import Step
