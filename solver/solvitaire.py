@@ -111,6 +111,11 @@ _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1,
 # ------------------------------------------------------------------ rules
 
 
+def _shown_key(key: Any) -> str:
+    """A key as messages print it: quoted when it is not one printable line."""
+    return key if isinstance(key, str) and key.isprintable() else repr(key)
+
+
 def _checked(obj: Any, where: str) -> dict[str, Any]:
     """Solvitaire's rules with every default filled in; a key or value its schema does not
     allow is a ``LayoutError`` naming it."""
@@ -127,15 +132,15 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
         if key not in _ALLOWED:
             near = difflib.get_close_matches(str(key), [*_ALLOWED, *_TOP], n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise LayoutError(f"{where}: [{key}]: not a key of Solvitaire's rules{hint}; "
+            raise LayoutError(f"{where}: [{_shown_key(key)}]: not a key of Solvitaire's rules{hint}; "
                               f"expected one of {', '.join(repr(k) for k in [*_ALLOWED, *_TOP])}")
         if not isinstance(value, dict):
             raise LayoutError(f"{where}: [{key}]: expected an object, got {value!r}")
         for k, v in value.items():
             allowed = _ALLOWED[key].get(k)
             if allowed is None and k not in _ALLOWED[key]:
-                raise LayoutError(f"{where}: [{key}][{k}]: not a key of Solvitaire's rules; expected one of "
-                                  f"{', '.join(repr(a) for a in _ALLOWED[key])}")
+                raise LayoutError(f"{where}: [{key}][{_shown_key(k)}]: not a key of Solvitaire's rules; "
+                                  f"expected one of {', '.join(repr(a) for a in _ALLOWED[key])}")
             ok = v in allowed if isinstance(allowed, tuple) else type(v) is allowed
             if isinstance(v, bool) and allowed is int:
                 ok = False
@@ -461,7 +466,7 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
                     seen[c] = row + 1
                     deal[f"foundation:{row * 4 + cards.suit(c)}"] = [c]
         else:
-            raise DealError(f"{where}: [{key}]: not a key of a Solvitaire deal this layout has; expected "
+            raise DealError(f"{where}: [{_shown_key(key)}]: not a key of a Solvitaire deal this layout has; expected "
                             "'tableau piles', 'foundations', 'cells', 'stock', 'waste', 'reserve' or 'hole'")
     return deal
 
