@@ -588,6 +588,8 @@ def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
     out = session.run(config, tmp_path / "run", progress=False, plots=False)
     g = {x["runner"]: x for x in out.report["groups"]}["solvitaire"]
     assert (g["version"], g["deals"], g["lost"], g["median_nodes"]) == ("9.9.9", 3, 3, 12176)
+    summary = (tmp_path / "run" / "bench.md").read_text().split("## Summary", 1)[1].split("## Results")[0]
+    assert "| canfield | 3 |" in summary and "solvitaire 0/3/0" in summary
     ran = [(r["runner"], r["seed"]) for r in deals_of(tmp_path / "run")]
     assert ran == [(runner, seed) for seed in (1, 2, 3) for runner in ("dfs", "solvitaire")]  # interleaved
 

@@ -189,6 +189,28 @@ def result_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per layout with a peer: our first engine against every peer, in one row."""
+    out = []
+    groups = [g for g in report["groups"] if g["unsupported"] is None and g["rows"]]
+    for layout in dict.fromkeys(g["layout"] for g in groups):
+        ours = [g for g in groups if g["layout"] == layout and not g["peer"]]
+        peers = [g for g in groups if g["layout"] == layout and g["peer"]]
+        if not ours or not peers:
+            continue
+        g = ours[0]
+        pairs = {c["against"]: c for c in report["comparisons"]
+                 if c["layout"] == layout and c["runner"] == g["runner"] and c["kind"] == "peer"}
+        out.append({
+            "layout": layout, "deals": g["deals"], "ours": f"{g['won']}/{g['lost']}/{g['unknown']}",
+            "median_s": g["median_s"],
+            "peers": "; ".join(f"{p['runner']} {p['won']}/{p['lost']}/{p['unknown']}" for p in peers),
+            "disagree": sum(len(pairs[p["runner"]]["disagree"]) for p in peers if p["runner"] in pairs),
+            "time_ratio": "; ".join(f"{pairs[p['runner']]['time_ratio']}" for p in peers if p["runner"] in pairs),
+        })
+    return out
+
+
 def markdown(report: dict[str, Any]) -> str:
     cfg = report["config"]
     m = report["machine"] or {}
@@ -209,6 +231,14 @@ def markdown(report: dict[str, Any]) -> str:
         md += [f"**Warning:** {w}.", ""]
     md += ["## Sessions", "", "Each run of the command into this folder; the load is the 1-minute load average.", "",
            markdown_table(report["sessions"], SESSION_COLUMNS)]
+    summary = summary_rows(report)
+    if summary:
+        md += ["## Summary", "",
+               "One row per layout: our first engine's verdicts (won/lost/unknown) and median seconds per decided "
+               "deal, each peer's verdicts, the deals both decided differently, and the ratio of our median "
+               "seconds to the peer's on the deals both decided (below 1: ours is faster). The tables below give "
+               "every runner in full; bench.json every deal.", "",
+               markdown_table(summary, ["layout", "deals", "ours", "median_s", "peers", "disagree", "time_ratio"])]
     rows = result_rows(report)
     md += ["## Results", "",
            "Per layout and runner (an engine, `engine/core` with `--cores`, or a peer). Shares are of all deals; "
