@@ -129,13 +129,13 @@ def parse_fc_solve(text: str) -> dict[str, Any]:
 def fc_solve_options(layout: Any) -> list[str] | None:
     """fc-solve's game options for ``layout``, or None when fc-solve cannot play it:
     the FreeCell family only (tableau columns built down, cells, foundations from the ace up;
-    no stock, reserve, hole, face-down cards or preset foundations; a whole deck)."""
+    no stock, reserve, hole, face-down cards, preset or removable foundations; a whole deck)."""
     if not isinstance(layout, Layout) or layout.family != "tableau" or layout.reserve.count:
         return None
     tab = layout.tableau
     found = layout.foundations
-    if found.preset or [(r.base, r.direction) for r in found.rows] != [(1, 1)] * layout.decks:
-        return None
+    if found.preset or found.removable or [(r.base, r.direction) for r in found.rows] != [(1, 1)] * layout.decks:
+        return None  # (fc-solve's foundations take cards for good: no removable ones)
     if layout.stock.turn != "none" or layout.max_rank != 13:
         return None
     if any(tab.face_down) or tab.direction != -1 or not tab.to_foundation:
