@@ -20,19 +20,12 @@ top, each turn a move of its own.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import api
 from ..families import family_of
-from .peers import PEERS
+from .peers import PEERS, Step
 from .plan import load
-
-
-class Step(NamedTuple):
-    src: str  # our stack name, or "foundations" for whichever foundation holds the card
-    dst: str  # our stack name, or "foundations": the foundation that takes the card
-    n: int = 1  # how many cards
-    card: str | None = None  # the card that moves (needed for waste cards further in)
 
 
 def _foundation(stacks: dict[str, list[str]], card: str, taking: bool) -> str | None:

@@ -51,7 +51,7 @@ import tempfile
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..layout import Layout
 from ..limits import Limits
@@ -67,6 +67,15 @@ _MOVE = re.compile(r"^Move ", re.M)
 _BUILD = {"alternate": "alternate_color", "suit": "suit", "any": "rank"}
 _SPACES = {"any": "all", "kings": "kings", "none": "none"}
 _SEQUENCE = {"single": "limited", "supermove": "limited", "sequence": "unlimited"}
+
+
+class Step(NamedTuple):
+    """One move of a peer's solution between our stacks (read by ``disagree.replay_steps``)."""
+
+    src: str  # our stack name, or "foundations" for whichever foundation holds the card
+    dst: str  # our stack name, or "foundations": the foundation that takes the card
+    n: int = 1  # how many cards
+    card: str | None = None  # the card that moves (needed for waste cards further in)
 
 
 class Peer(ABC):
@@ -93,7 +102,7 @@ class Peer(ABC):
         moves and peak_mb."""
 
     def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
-        """The peer's solution of a deal it wins, as moves between our stacks (``disagree.Step``),
+        """The peer's solution of a deal it wins, as moves between our stacks (``Step``),
         or None when it gives none we can read (used only to replay a disagreement)."""
         return None
 
@@ -255,8 +264,6 @@ _FC_MOVE = re.compile(r"^Move (a card|(\d+) cards) from (stack|freecell) (\d+) t
 
 def fc_solve_steps(text: str) -> list[Any]:
     """fc-solve's moves (``-m``) as steps between our stacks (stack i is tableau:i, freecell i cell:i)."""
-    from .disagree import Step
-
     steps = []
     for line in text.splitlines():
         m = _FC_MOVE.match(line.strip())
@@ -433,8 +440,6 @@ def solvitaire_steps(states: list[dict[str, list[list[str]]]]) -> list[Any] | No
     """Steps between our stacks from Solvitaire's positions, one move per pair of positions: the
     pile that lost cards and the pile, foundation or hole that gained them (None when a change
     reads otherwise)."""
-    from .disagree import Step
-
     def piles(state: dict[str, list[list[str]]]) -> dict[str, list[str]]:
         out = {}
         for section, kind in _SOLVITAIRE_STACKS.items():
@@ -611,8 +616,6 @@ class BlackHoleSolver(Peer):
         return process_row(done, parsed, seconds, cpu, "max-iters")
 
     def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
-        from .disagree import Step
-
         with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
             (Path(tmp) / "board.txt").write_text(board)
             done, _, _ = run_process([where, *options, str(Path(tmp) / "board.txt")], limits.timeout)
