@@ -37,6 +37,9 @@ which is also PySolFC's FreeCell game N below 32000 (PySolFC's "ms N" above).
 ``pysol``: pysol-cards' numbering of ``deal.pysol_game``: PySolFC's game N
 except N = 32000 (pysol-cards switches generator after 32000); kept to
 reproduce results recorded with it.
+
+``solvitaire``: seed N is Solvitaire's ``--random N`` (its Mersenne twister, its shuffle and its
+dealing; ``solvitaire.deal_from_seed``), so that seed N is the deal Blake and Gent's solver plays.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ GENERATORS = {
     "ms-freecell": (1, 2**33 - 1),
     "pysol": (1, 10**20 - 1),
     "pysolfc": (1, 10**20 - 1),
+    "solvitaire": (0, 2**31 - 1),
 }
 _PYSOL_SUITS = "CSHD"  # pysol-cards' (and PySolFC's) suit order
 PYSOLFC_MT_FROM = 32000  # PySolFC: Microsoft's generator below this game number, the Mersenne twister from it
@@ -135,6 +139,10 @@ def from_seed(layout: Layout, seed: int) -> Deal:
     """The deal numbered ``seed`` of ``layout``: the same on every machine, forever."""
     check_seed(layout, seed)
     gen = generator(layout)
+    if gen == "solvitaire":
+        from . import solvitaire
+
+        return validate(layout, solvitaire.deal_from_seed(layout, seed), f"solvitaire #{seed}")
     if gen == "patience-v1" or (gen == "pysolfc" and not layout.deal.pysol_game):
         pysolfc = gen == "pysolfc"
         deal = _deal_pack(layout, _shuffled_pack(layout, seed, pysolfc), track_packs=pysolfc)
@@ -333,7 +341,12 @@ def to_json(deal: Deal) -> dict[str, list[str]]:
 
 
 def from_json(obj: object, layout: Layout, where: str) -> Deal:
-    """Read the ``deal`` object of the result contract (or a whole result holding one)."""
+    """Read the ``deal`` object of the result contract (or a whole result holding one), or a
+    deal file of Solvitaire's (``solvitaire.deal_from_json``)."""
+    from . import solvitaire
+
+    if solvitaire.is_solvitaire_deal(obj):
+        return validate(layout, solvitaire.deal_from_json(obj, layout, where), where)
     if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
         obj = obj["deal"]
     if not isinstance(obj, dict):

@@ -99,7 +99,10 @@ def memory_size(text: str) -> int:
 
 
 def add_layout(p: argparse.ArgumentParser) -> None:
-    p.add_argument("layout", help="a layout name (see `patience layouts`) or a path to a layout .toml file")
+    p.add_argument("layout", nargs="?", help="a layout name (see `patience layouts`), a path to a layout .toml "
+                                             "file, or a Solvitaire rules .json file")
+    p.add_argument("--rules", metavar="FILE.json", help="Solvitaire's game rules (its --custom-rules file) "
+                                                        "instead of LAYOUT: mapped onto the layout schema")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
 
@@ -121,9 +124,23 @@ def add_moves(p: argparse.ArgumentParser, required: bool, what: str) -> None:
                         "(its solution) (-: standard input)")
 
 
+def layout_arg(args: argparse.Namespace) -> str:
+    """The layout the command names: LAYOUT, or the file of ``--rules`` (exactly one of them)."""
+    from .errors import InputError
+
+    rules = getattr(args, "rules", None)
+    if (args.layout is None) == (rules is None):
+        raise InputError("give a LAYOUT or --rules FILE.json (one of them)")
+    if rules is not None:
+        if not rules.endswith(".json"):
+            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in .json")
+        return str(rules)
+    return str(args.layout)
+
+
 def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
     """The layout and the deal (or position) that the layout/deal options name."""
-    layout = api.load_layout(args.layout, getattr(args, "max_ranks", None))
+    layout = api.load_layout(layout_arg(args), getattr(args, "max_ranks", None))
     deal = None
     if hasattr(args, "seed"):
         stdin = [f"--{k}" for k in ("deal", "position", "moves") if getattr(args, k, None) == "-"]

@@ -171,7 +171,7 @@ HOSTILE: dict[str, tuple[list[str], str]] = {
     "db-not-sqlite": (["batch", "black-hole", "--seeds", "1", "--db", "{d}/pysol.toml"],
                       r"cannot open as a batch database|not a patience batch database"),
     "deal-json-and-board": (["deal", "freecell", "--seed", "1", "--json", "--board"],
-                            r"give at most one of --json, --board and --svg"),
+                            r"give at most one of --json, --board, --svg and --solvitaire"),
     "seed-on-a-board": (["solve", "english-33", "--seed", "5"],
                         r"--seed: layout 'english-33' has one start and no shuffle"),
     "extra-empty-stack-listing": (["deal", "freecell", "--deal", "{d}/extra.txt"],

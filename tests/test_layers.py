@@ -3,7 +3,7 @@
 Every ``import`` statement counts, those inside functions too.  Layers, bottom up:
 
     ground     cards, errors, result, limits, schema, layout, deal, positions, describe, seeds, files,
-               fingerprint
+               fingerprint, solvitaire
     families   solver.families.*   (each family may use ground and families/base, card, cpsat)
     engines    solver.engines.*, solver.core
     services   api, analysis, batch, graph, bench.*, draw*
@@ -26,7 +26,7 @@ PACKAGE = ROOT / "solver"
 
 LAYERS = ["ground", "families", "engines", "services", "face"]
 GROUND = {"cards", "errors", "result", "limits", "schema", "layout", "deal", "positions", "describe", "seeds", "files",
-          "fingerprint", "__init__"}
+          "fingerprint", "solvitaire", "__init__"}
 SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",

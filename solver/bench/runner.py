@@ -1,9 +1,10 @@
 """Solving a group of deals for a benchmark: one deal at a time per worker process.
 
-Every (layout, runner) group runs in a fresh pool of ``jobs`` worker processes, so that
-the peak memory of a group (the largest ``ru_maxrss`` of its workers) is its own and not
-left over from a group before it.  A row's ``seconds`` is the wall clock of the solve in
-the worker (dealing excluded; for our engines the verifier's replay of a win included);
+The runners of a layout solve its deals interleaved, deal by deal (``run_interleaved``), each
+(layout, runner) group in a fresh pool of its own worker processes, so that the peak memory of
+a group (the largest ``ru_maxrss`` of its workers) is its own and not left over from another.
+A row's ``seconds`` is the wall clock of the solve in the worker (dealing excluded; for our
+engines the verifier's replay of a win included);
 ``cpu_s`` is the CPU time it took, which other load on the machine inflates less than
 the wall clock, with that of the processes the solve started (a portfolio's parts), as is
 ``peak_mb``.  Workers only compute rows; the parent stores each as it arrives.
@@ -15,6 +16,7 @@ import resource
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import ExitStack
 from typing import Any
 
 from ..batch import process_pool
@@ -62,40 +64,51 @@ def peer_deal(name: str, max_rank: int | None, seed: int | None, peer: str, wher
               limits: Limits) -> dict[str, Any]:
     """Solve one deal with a peer (in a worker): one row."""
     from .. import api
-    from ..families import family_of
     from .peers import PEERS
 
     layout = load(name, max_rank)
-    board = family_of(layout).deal_to_board(layout, api.make_deal(layout, seed))
+    board = PEERS[peer].board(layout, api.make_deal(layout, seed))
     row = PEERS[peer].solve(where, board, options, limits)
     return {"seed": seed, **row, "seconds": round(row["seconds"], 6), "cpu_s": round(row["cpu_s"], 6)}
 
 
-def run_group(fn: Callable[..., dict[str, Any]], tasks: list[tuple[Any, ...]], jobs: int,
-              on_row: Callable[[dict[str, Any]], bool]) -> None:
-    """``fn(*t)`` for each task in a fresh pool of ``jobs`` processes, at most ``jobs`` deals at
-    a time (so that each deal has a core to itself); ``on_row`` gets each row as it finishes
-    and returns False to stop the group (the deals in flight are then dropped).  On any
-    exception, KeyboardInterrupt included, the workers are stopped and it propagates."""
-    if not tasks:
+Stream = tuple[Callable[..., dict[str, Any]], list[tuple[Any, ...]], Callable[[dict[str, Any]], bool]]
+
+
+def run_interleaved(streams: list[Stream], jobs: int) -> None:
+    """Each stream's ``fn(*task)`` for each of its tasks, the streams interleaved task by task
+    (the first task of every stream, then the second of every stream, ...), at most ``jobs``
+    deals at a time in all (so that each deal has a core to itself, and the runners of one
+    layout meet the same load).  Each stream has a pool of its own (so that a worker's peak
+    memory is its runner's own); its ``on_row`` gets each row as it finishes and returns False
+    to stop the stream (its deals in flight are then dropped).  On any exception,
+    KeyboardInterrupt included, the workers are stopped and it propagates."""
+    streams = [st for st in streams if st[1]]
+    if not streams:
         return
-    todo = iter(tasks)
-    with process_pool(max(1, min(jobs, len(tasks)))) as pool:
-        pending: set[Future[dict[str, Any]]] = set()
-        going = True
+    order = [(k, i) for i in range(max(len(st[1]) for st in streams)) for k, st in enumerate(streams)
+             if i < len(st[1])]
+    with ExitStack() as stack:
+        pools = [stack.enter_context(process_pool(max(1, min(jobs, len(st[1]))))) for st in streams]
+        stopped: set[int] = set()
+        pending: dict[Future[dict[str, Any]], int] = {}
+        todo = iter(order)
         while True:
-            while going and len(pending) < jobs:
-                task = next(todo, None)
-                if task is None:
+            while len(pending) < jobs:
+                nxt = next((t for t in todo if t[0] not in stopped), None)
+                if nxt is None:
                     break
-                pending.add(pool.submit(fn, *task))
+                k, i = nxt
+                fn, tasks, _ = streams[k]
+                pending[pools[k].submit(fn, *tasks[i])] = k
             if not pending:
                 return
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                if going:
-                    going = on_row(fut.result())
-            if not going:
-                for fut in pending:
-                    fut.cancel()
-                pending = {f for f in pending if not f.cancelled()}
+                k = pending.pop(fut)
+                if k not in stopped and not streams[k][2](fut.result()):
+                    stopped.add(k)
+            for fut in [f for f, k in pending.items() if k in stopped]:
+                fut.cancel()
+                if fut.cancelled():
+                    del pending[fut]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..families import family_of
-from ..options import add_layout, nonnegative_int, positive_int, positive_workers, random_seed
+from ..options import add_layout, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
 from .solve import add_core, add_limits, engine_options, engines_epilog, limits_from
 
@@ -107,7 +107,7 @@ def run_batch(args: argparse.Namespace) -> int:
 
     from .. import api, batch, engines
 
-    layout = api.load_layout(args.layout, args.max_ranks)
+    layout = api.load_layout(layout_arg(args), args.max_ranks)
     if args.engine not in engines.ENGINES:
         raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
     if args.portfolio_jobs is not None and args.engine not in engines.USES_JOBS:

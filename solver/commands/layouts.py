@@ -9,6 +9,7 @@ from .. import api
 from ..errors import InputError
 from ..families import family_of, load_layout
 from ..files import shown
+from ..layout import Layout
 from ..options import add_deal_source, add_layout, add_moves, add_out, emit, load
 from ..schema import builtin_names
 
@@ -32,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print the deal as JSON (the result contract's deal; a position's JSON for a position)")
     p.add_argument("--board", action="store_true", help="print the deal in the fc-solve board format")
     p.add_argument("--svg", action="store_true", help="print the deal as a picture (SVG)")
+    p.add_argument("--solvitaire", action="store_true",
+                   help="print the deal as Solvitaire's deal file (JSON, read back by --deal)")
     add_out(p, "the deal")
     p.set_defaults(handler=run_deal)
 
@@ -52,8 +55,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_deal(args: argparse.Namespace) -> int:
-    if sum((args.json, args.board, args.svg)) > 1:
-        raise InputError("give at most one of --json, --board and --svg")
+    if sum((args.json, args.board, args.svg, args.solvitaire)) > 1:
+        raise InputError("give at most one of --json, --board, --svg and --solvitaire")
     layout, deal = load(args)
     family = family_of(layout)
     moves = None
@@ -69,6 +72,14 @@ def run_deal(args: argparse.Namespace) -> int:
         text = draw.deal_svg(layout, deal, title=f"{layout.title}{where}{after}")
     elif args.json:
         text = json.dumps(shown_as.to_json())
+    elif args.solvitaire:
+        from ..solvitaire import deal_to_json
+
+        if not isinstance(layout, Layout) or layout.family not in ("tableau", "hole"):
+            raise InputError(f"--solvitaire: Solvitaire plays no game of the {layout.family} family")
+        if not shown_as.is_deal:
+            raise InputError("--solvitaire: Solvitaire's deal files hold deals, not positions part-way through a game")
+        text = json.dumps(deal_to_json(layout, deal), indent=1)
     elif args.board:
         if not shown_as.is_deal:
             raise InputError("--board: the board format holds deals, not positions part-way through a game; "

@@ -49,7 +49,12 @@ def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
 
 
 def load_layout(name_or_path: str) -> AnyLayout:
-    """A built-in layout by name, or the user's own layout file by path."""
+    """A built-in layout by name, the user's own layout file by path, or a Solvitaire rules
+    file (``.json``, read by ``solver.solvitaire``)."""
+    if name_or_path.endswith(".json"):
+        from ..solvitaire import read_rules
+
+        return read_rules(name_or_path)
     data, where, name = read_layout_file(name_or_path)
     return parse_layout(data, where, name)
 

@@ -42,11 +42,27 @@ The compiled twin (``ReserveCore._timed``) takes the same steps in the same orde
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .position import ReservePosition
+
+class ReservePosition(Protocol):
+    """What the count reads of a reserve position (``position.ReservePosition``)."""
+
+    @property
+    def slots(self) -> int | None: ...
+    @property
+    def stock(self) -> Sequence[int]: ...
+    @property
+    def cols(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def fifo(self) -> bool: ...
+    @property
+    def h(self) -> Sequence[int]: ...
+    @property
+    def seq(self) -> Sequence[Sequence[int]]: ...
+
 
 MAX_CHOICES = 10  # choices per suit tried at most (2**10 sharings)
 ROUNDS = 3  # rounds of the items' lower bounds
@@ -86,7 +102,7 @@ def timed_horizon(pos: ReservePosition) -> int:
     def allowed(i: int, row: int) -> bool:
         return not (value[i] >> (6 + row)) & 1
 
-    rows = [[pos.seq[s + 4 * row][pos.h[s + 4 * row]:] for row in (0, 1)] for s in range(4)]
+    rows = [[list(pos.seq[s + 4 * row][pos.h[s + 4 * row]:]) for row in (0, 1)] for s in range(4)]
     for s in range(4):
         for row in (0, 1):
             for c in rows[s][row]:
