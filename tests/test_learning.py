@@ -147,3 +147,21 @@ def test_debutante_deals_the_copies_decide_at_the_deal():
     assert res.verdict == "lost" and res.stats["nodes"] == 0 and res.reason == COPIES_DEAD
     res = api.solve("debutante", seed=157)
     assert res.verdict == "lost" and res.stats["nodes"] == 0 and res.reason == TIMED_DEAD
+
+
+@pytest.mark.parametrize("core", ["python", "compiled"])
+def test_the_engine_searches_without_learning_first(core):
+    """``run_dfs``: a plain search of ``plain_nodes``, then, undecided, the learning search afresh."""
+    if core == "compiled" and not compiled_available():
+        pytest.skip("the compiled core is not built")
+    from solver.engines.dfs import run_dfs
+
+    lay = small("debutante", 7, 5)
+    deal = deals.from_seed(lay, 31)
+    learning_only = run_dfs(lay, deal, Limits(), core=core, plain_nodes=0)
+    both = run_dfs(lay, deal, Limits(), core=core, plain_nodes=50)
+    assert learning_only.verdict == both.verdict == "lost"
+    assert both.stats["learned"] == learning_only.stats["learned"] > 0
+    assert 50 <= both.nodes - learning_only.nodes <= 51  # the plain search's nodes, then the same search
+    won = run_dfs(lay, deals.from_seed(lay, 25), Limits(), core=core)
+    assert won.verdict == "won" and won.stats["learned"] == 0  # found by the plain search

@@ -37,6 +37,13 @@ learned is cut at once, lost with that horizon (and, from a claim of kind 0, the
 same horizon of kind 1).  A position probes only the horizons learned at its own
 ``clock()`` (the first ``PROBES`` of each kind).
 
+Learning costs: probing writes up to ``2 * PROBES`` learned keys at every position,
+and the claims of kind 1 need decisions taken in a fixed order, which finds wins
+later.  So the ``dfs`` engine (``run_dfs``) searches first without learning, for
+``PLAIN_NODES`` nodes (at most a quarter of the time limit), and learns only in a
+second search of the deals the first did not decide (measured in
+``benchmarks/results``: most won deals are found in the first, at its speed).
+
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
 it where it is available (``solver.engines.core``, the ``core`` option).
@@ -63,6 +70,8 @@ Progress = Callable[[dict[str, float | int]], None]
 
 # Horizons probed per clock (``dfs``, "Learning").
 PROBES = 16
+# Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning").
+PLAIN_NODES = 1_000_000
 NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
 CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
 NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
@@ -383,9 +392,29 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     shared = options.get("shared")
     table = None if shared is None else shared.table(core, pos, limits)
     search = compiled_dfs if core == "compiled" else dfs
-    out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"),
-                 progress_every=options.get("progress_every"), table=table)
+    use_bounds = options.get("use_bounds", True)
+    common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
+                              "progress": options.get("progress"), "progress_every": options.get("progress_every")}
+    plain = options.get("plain_nodes", PLAIN_NODES)
+    first = None
+    if pos.learns and use_bounds and plain and table is None:  # first without learning ("Learning")
+        pos.learns = False
+        try:
+            first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes),
+                                       None if limits.timeout is None else limits.timeout / 4, limits.max_memory),
+                           use_bounds=True, **common)
+        finally:
+            pos.learns = True
+        limits = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
+                        None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
+    spent = (limits.max_nodes is not None and limits.max_nodes <= 0) or (limits.timeout is not None
+                                                                          and limits.timeout <= 0)
+    if first is not None and (first.verdict != "unknown" or spent):
+        out = first
+    else:
+        out = search(pos, limits, use_bounds=use_bounds, table=table, **common)
+        if first is not None:
+            out = _joined(first, out)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}
@@ -395,6 +424,17 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
         stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
     return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def _joined(first: Outcome, second: Outcome) -> Outcome:
+    """One outcome of two searches of the same deal, the second's verdict (``run_dfs``)."""
+    cuts = dict(first.cuts)
+    for k, v in second.cuts.items():
+        cuts[k] = cuts.get(k, 0) + v
+    deeper = second if second.max_depth >= first.max_depth else first
+    return Outcome(second.verdict, second.reason, second.moves, first.nodes + second.nodes,
+                   first.seconds + second.seconds, second.table_size, first.evictions + second.evictions,
+                   deeper.max_depth, deeper.deepest, cuts, second.learned)
 
 
 def search_stats(out: Outcome) -> dict[str, Any]:

@@ -57,7 +57,7 @@ cdef class CorePosition:
     # Learning (the reference's ``LearningPosition``; ``solver.engines.dfs``, "Learning"):
     # ``learns`` switches it on; ``horizons`` is set by ``dead``: the bound's horizon of each kind
     # of claim (0 when it claims nothing).
-    cdef readonly bint learns
+    cdef public bint learns  # the engine may search without learning first (``dfs.run_dfs``)
     cdef int horizons[2]
 
     # The legal moves, best first, in exactly the order of the reference's

@@ -886,6 +886,8 @@ cdef class ReserveCore(CorePosition):
         cdef int t, i, k, j, n, p, v, a, b, m, f
         cdef bint shown
         cdef int order[MAXC]
+        cdef uint64_t sk[MAXC]  # (length, values) packed into one number, for columns of at most 7 cards
+        cdef bint packed = True
         cdef unsigned char* col
         cdef unsigned char* out
         cdef unsigned char* lk = self.lk
@@ -924,7 +926,23 @@ cdef class ReserveCore(CorePosition):
                 shown = shown or k == first or self.rem[v & 63] == 1 or self._passed(hh, v & 63)
                 out[k] = v if shown else INERT
             order[i] = i
-        for i in range(1, self.ncols):  # insertion sort by (length, values)
+        for i in range(self.ncols):
+            n = self.col_len[i]
+            if n > 7:
+                packed = False
+                break
+            sk[i] = (<uint64_t>n) << 56
+            for k in range(n):
+                sk[i] |= (<uint64_t>lk[i * self.stride + k]) << (48 - 8 * k)
+        if packed:  # the same order as below, comparing one number a column
+            for i in range(1, self.ncols):
+                a = order[i]
+                j = i
+                while j > 0 and sk[order[j - 1]] > sk[a]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = a
+        for i in range(1, self.ncols if not packed else 0):  # insertion sort by (length, values)
             a = order[i]
             j = i
             while j > 0:
