@@ -71,7 +71,7 @@ Progress = Callable[[dict[str, float | int]], None]
 # Horizons probed per clock (``dfs``, "Learning").
 PROBES = 16
 # Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning").
-PLAIN_NODES = 1_000_000
+PLAIN_NODES = 300_000
 NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
 CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
 NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of

@@ -68,6 +68,7 @@ cdef enum:
     TM_NEVER = 1 << 20
     TIMED_ROOM = 2
     TIMED_PLY = 8
+    TM_MEMO = 1 << 16  # keys ``_timed_memo`` keeps at most
     TM_MAX_CHOICES = 10
     TM_ROUNDS = 3
     TM_BUDGET = 20000
@@ -171,6 +172,7 @@ cdef class ReserveCore(CorePosition):
     cdef unsigned char* lk      # write_learned_key's columns
     # the timed copy count's scratch: items, kept sharings and their curves, the search
     cdef int* tm_ints
+    cdef dict tm_memo  # the timed count's horizon by position key (``_timed_memo``)
     cdef unsigned char* tm_front
     cdef int* tm_curves
     cdef int* tm_best
@@ -212,6 +214,7 @@ cdef class ReserveCore(CorePosition):
         self.nf = ref.nf
         self.total = ref.total
         self.learns = ref.learns
+        self.tm_memo = {}
         self.timed = ref.timed
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
@@ -982,7 +985,7 @@ cdef class ReserveCore(CorePosition):
             return 1
         why = self._relaxed_play()
         if why == 0 and self.timed and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
-            horizon = self._timed()
+            horizon = self._timed_memo()
             if horizon:
                 self.horizons[0] = self.horizons[1] = horizon
                 return 4
@@ -1318,6 +1321,21 @@ cdef class ReserveCore(CorePosition):
                     i = j
 
     # ------------------------------------------------------------ the timed copy count
+
+    cdef int _timed_memo(self) except -1:
+        """``_timed``, remembered by the position's key: the positions near the deal are met
+        again at every restart, and the count costs a hundred times the other bounds."""
+        cdef unsigned char buf[MAX_KEY]
+        cdef int n = self.write_key(buf)
+        cdef bytes key = buf[:n]
+        found = self.tm_memo.get(key)
+        if found is not None:
+            return found
+        if len(self.tm_memo) >= TM_MEMO:
+            self.tm_memo.clear()
+        cdef int horizon = self._timed()
+        self.tm_memo[key] = horizon
+        return horizon
 
     cdef int _timed(self) except -1:
         """As ``timed.timed_horizon`` (its docstring has the proof): the horizon if the timed copy
