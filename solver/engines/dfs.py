@@ -40,9 +40,10 @@ same horizon of kind 1).  A position probes only the horizons learned at its own
 Learning costs: probing writes up to ``2 * PROBES`` learned keys at every position,
 and the claims of kind 1 need decisions taken in a fixed order, which finds wins
 later.  So the ``dfs`` engine (``run_dfs``) searches first without learning, for
-``PLAIN_NODES`` nodes (at most a quarter of the time limit), and learns only in a
-second search of the deals the first did not decide (measured in
-``benchmarks/results``: most won deals are found in the first, at its speed).
+``PLAIN_NODES`` nodes, and learns only in a second search of the deals the first did
+not decide (measured in ``benchmarks/results``: most won deals are found in the
+first, at its speed).  The split is by nodes, not by time, so that a search with a
+longer limit goes on from where a shorter one stopped.
 
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
@@ -71,7 +72,7 @@ Progress = Callable[[dict[str, float | int]], None]
 # Horizons probed per clock (``dfs``, "Learning").
 PROBES = 16
 # Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning").
-PLAIN_NODES = 300_000
+PLAIN_NODES = 4_000_000
 NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
 CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
 NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
@@ -401,8 +402,7 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         pos.learns = False
         try:
             first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes),
-                                       None if limits.timeout is None else limits.timeout / 4, limits.max_memory),
-                           use_bounds=True, **common)
+                                       limits.timeout, limits.max_memory), use_bounds=True, **common)
         finally:
             pos.learns = True
         limits = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
