@@ -129,6 +129,15 @@ cdef struct Relax:
 
 
 @cython.final
+cdef inline bint _no_later(const unsigned char* a, const unsigned char* b, int n) noexcept:
+    """Every one of the n times in ``a`` is at most the one in ``b`` (``a`` beats or matches ``b``)."""
+    cdef int k
+    for k in range(n):
+        if a[k] > b[k]:
+            return False
+    return True
+
+
 cdef class ReserveCore(CorePosition):
     """A deal of a debutante-family game, compiled; moves are int codes (``reference_move``)."""
 
@@ -1456,7 +1465,7 @@ cdef class ReserveCore(CorePosition):
         cdef bint is_open[64]
         cdef int nch = 0, k, j, c, a, b, f0 = s, f1 = s + 4, row, i, best, t, m, x, count = 0, q, total
         cdef int ways
-        cdef bint in0, in1, skip, beaten, changed
+        cdef bint in0, in1, skip, changed
         cdef unsigned char gone[32]
         cdef unsigned char* kept
         cdef unsigned char* store = self.tm_front + s * TM_FRONT * 32
@@ -1543,13 +1552,7 @@ cdef class ReserveCore(CorePosition):
                 gone[j] = x
             skip = False
             for j in range(count):  # beaten or matched by a kept one?
-                kept = store + j * 32
-                beaten = True
-                for k in range(total):
-                    if kept[k] > gone[k]:
-                        beaten = False
-                        break
-                if beaten:
+                if _no_later(store + j * 32, gone, total):
                     skip = True
                     break
             if skip:
@@ -1557,12 +1560,7 @@ cdef class ReserveCore(CorePosition):
             j = 0
             for k in range(count):  # drop the kept ones it beats, keeping their order
                 kept = store + k * 32
-                beaten = True
-                for q in range(total):
-                    if gone[q] > kept[q]:
-                        beaten = False
-                        break
-                if not beaten:
+                if not _no_later(gone, kept, total):
                     if j != k:
                         memcpy(store + j * 32, kept, 32)
                     j += 1
