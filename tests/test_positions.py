@@ -121,11 +121,18 @@ def test_solving_from_the_position_after_k_moves_of_a_winning_line_is_won(name: 
 
 
 def _debutante_position() -> tuple[Any, str]:
+    """A position of a won debutante game with what the cases below edit: columns of one card, of
+    two and empty ones, a foundation of three cards or more and one of a single card."""
     layout = load_layout("debutante")
     deal = deals.from_seed(layout, 2)
     won = api.solve(layout, seed=2)
-    pos = api.position_after(layout, deal, (won.solution or [])[:40])
-    return layout, positions.to_text(layout, pos)
+    for k in range(40, len(won.solution or [])):
+        text = positions.to_text(layout, api.position_after(layout, deal, (won.solution or [])[:k]))
+        sizes = {(line.split(":")[0], len(line.split()) - 1) for line in text.splitlines() if ":" in line}
+        if {("reserve", 0), ("reserve", 1), ("reserve", 2), ("foundation", 1)} <= sizes and any(
+                kind == "foundation" and n >= 3 for kind, n in sizes):
+            return layout, text
+    raise AssertionError("no position of the game has every shape the cases need")
 
 
 def _swap(text: str, old: str, new: str) -> str:

@@ -43,7 +43,8 @@ later.  So the ``dfs`` engine (``run_dfs``) searches first without learning, for
 ``PLAIN_NODES`` nodes, and learns only in a second search of the deals the first did
 not decide (measured in ``benchmarks/results``: most won deals are found in the
 first, at its speed).  The split is by nodes, not by time, so that a search with a
-longer limit goes on from where a shorter one stopped.
+longer time limit goes on from where a shorter one stopped; a node limit gives the
+first search at most half its nodes.
 
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
@@ -401,7 +402,7 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     if pos.learns and use_bounds and plain and table is None:  # first without learning ("Learning")
         pos.learns = False
         try:
-            first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes),
+            first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes // 2),
                                        limits.timeout, limits.max_memory), use_bounds=True, **common)
         finally:
             pos.learns = True
