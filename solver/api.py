@@ -29,10 +29,14 @@ __all__ = ["AnyLayout", "DrawableDeal", "DrawableResult", "Limits", "Result", "V
            "load_layout", "load_result", "make_deal", "reduced_rank", "solve", "verify", "verify_solution"]
 
 
-def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None) -> AnyLayout:
+def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None,
+                settings: tuple[str, ...] | list[str] = ()) -> AnyLayout:
     """A built-in layout by name, a layout file by path, or a layout passed through;
-    with ``max_rank``, the same game on a reduced deck of ranks A..max_rank."""
-    lay = _load(name_or_path) if isinstance(name_or_path, str) else name_or_path
+    with ``max_rank``, the same game on a reduced deck of ranks A..max_rank; ``settings``
+    (``"KEY=VALUE"``, the command line's ``--set``) change keys of the file before it is read."""
+    if settings and not isinstance(name_or_path, str):
+        raise InputError("--set: give the layout by name or file, not as a loaded layout")
+    lay = _load(name_or_path, tuple(settings)) if isinstance(name_or_path, str) else name_or_path
     if max_rank is not None and max_rank != family_of(lay).max_rank(lay):
         lay = family_of(lay).with_max_rank(lay, max_rank)
     return lay
@@ -202,7 +206,8 @@ def verify(result: Result | dict[str, Any], layout: str | AnyLayout | None = Non
     family = family_of(lay)
     if result.fingerprint is not None and result.fingerprint != rules_fingerprint(lay):
         return (f"the result was made with rules fingerprint {result.fingerprint}, but layout {lay.name!r} "
-                f"has rules fingerprint {rules_fingerprint(lay)} (an edited or another layout file?)")
+                f"has rules fingerprint {rules_fingerprint(lay)} (an edited or another layout file? give it "
+                "with --layout, or the same --set KEY=VALUE)")
     deal = family.deal_from_json(lay, result.deal, "result deal")
     if result.seed is not None and family.shuffled:
         if family.deal_from_seed(lay, result.seed) != deal:

@@ -101,6 +101,13 @@ def add_layout(p: argparse.ArgumentParser) -> None:
     p.add_argument("layout", help="a layout name (see `patience layouts`) or a path to a layout .toml file")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
+    add_settings(p)
+
+
+def add_settings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                   help="change a key of the layout file, checked like the file (repeatable), e.g. "
+                        "--set reserve.capacity=0, --set decks=1")
 
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
@@ -111,7 +118,7 @@ def add_deal_source(p: argparse.ArgumentParser) -> None:
 
 def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
     """The layout and deal that the layout/deal options name."""
-    layout = api.load_layout(args.layout, getattr(args, "max_ranks", None))
+    layout = api.load_layout(args.layout, getattr(args, "max_ranks", None), getattr(args, "settings", ()))
     deal = None
     if hasattr(args, "seed"):
         deal = api.make_deal(layout, args.seed, args.deal)

@@ -103,7 +103,7 @@ def run_batch(args: argparse.Namespace) -> int:
 
     from .. import api, batch, engines
 
-    layout = api.load_layout(args.layout, args.max_ranks)
+    layout = api.load_layout(args.layout, args.max_ranks, args.settings)
     if args.engine not in engines.ENGINES:
         raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
     if args.engine in ("cpsat", "both"):

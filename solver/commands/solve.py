@@ -20,6 +20,7 @@ from ..live import LiveLine
 from ..options import (
     add_deal_source,
     add_layout,
+    add_settings,
     load,
     memory_size,
     nonnegative_int,
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="replay a result's solution and check every move")
     p.add_argument("result", help="a result JSON file written by `patience solve --json`")
     p.add_argument("--layout", help="the layout (default: the one the result names)")
+    add_settings(p)
     p.set_defaults(handler=run_verify)
 
 
@@ -166,7 +168,10 @@ def read_result(path: str) -> dict[str, Any]:
 def run_verify(args: argparse.Namespace) -> int:
     path = shown(args.result)
     result = Result.from_json(read_result(args.result), path)
-    problem = api.verify(result, args.layout)
+    layout = args.layout
+    if args.settings:  # the layout the result was made with: --set changes the rules, and so the fingerprint
+        layout = api.load_layout(args.layout or result.layout, result.max_rank, args.settings)
+    problem = api.verify(result, layout)
     if problem is not None:
         print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import UnsupportedError
 from ..layout import Layout
-from ..schema import decode, read_layout_file
+from ..schema import apply_settings, decode, read_layout_file
 from . import card, peg
 from .base import GameFamily, LayoutReader, Model, Position, solution_json
 from .hole import HoleFamily
@@ -48,9 +48,11 @@ def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
     return layout
 
 
-def load_layout(name_or_path: str) -> AnyLayout:
-    """A built-in layout by name, or the user's own layout file by path."""
+def load_layout(name_or_path: str, settings: tuple[str, ...] = ()) -> AnyLayout:
+    """A built-in layout by name, or the user's own layout file by path; ``settings`` are
+    ``KEY=VALUE`` overrides of its keys (``--set``), checked by the reader like the file's own."""
     data, where, name = read_layout_file(name_or_path)
+    data, where = apply_settings(data, where, settings)
     return parse_layout(data, where, name)
 
 
