@@ -150,10 +150,11 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
     except InputError as e:
         raise InputError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
     solution = obj.get("solution")
-    if obj["verdict"] == "won":
+    checked = Result.from_json(obj, where)
+    if obj["verdict"] == "won" or (checked.seat is not None and checked.verdict != "unknown"):
         if not isinstance(solution, list):
-            raise InputError(f"{where}: solution: expected the list of moves of a won result")
-        problem = family.replay(lay, dealt, solution)
+            raise InputError(f"{where}: solution: expected the list of moves of a {obj['verdict']} result")
+        problem = family.replay_result(lay, dealt, checked)
         if problem is not None:
             raise InputError(f"{where}: {problem}")
     seed, stats, reason = obj.get("seed"), obj.get("stats"), obj.get("reason")
@@ -161,18 +162,22 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
         layout=obj["layout"], seed=seed if isinstance(seed, int) else None, engine=str(obj.get("engine", "?")),
         verdict=obj["verdict"], reason=reason if isinstance(reason, str) else None,
         stats=stats if isinstance(stats, dict) else {}, deal=family.deal_to_json(lay, dealt),
-        solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank,
-        fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
+        solution=solution if obj["verdict"] == "won" or checked.seat is not None else None, max_rank=max_rank,
+        fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None,
+        seat=checked.seat, score=checked.score)
     return DrawableResult.of(result, lay)
 
 
 def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
-          deal_file: str | None = None, engine: str = "dfs", limits: Limits | None = None,
+          deal_file: str | None = None, engine: str | None = None, limits: Limits | None = None,
           **options: Any) -> DrawableResult:
     """Decide one deal.  A ``won`` result's solution has been replayed by the referee;
-    the result draws itself in a notebook (``DrawableResult``)."""
+    the result draws itself in a notebook (``DrawableResult``).  ``engine`` None: the family's
+    default (dfs for the patiences, minimax for the games of chance, whose ``seat`` option names
+    the side the verdict is for)."""
     layout = load_layout(layout)
     family = family_of(layout)
+    engine = engine or family.default_engine
     deal = deal.stacks if isinstance(deal, DrawableDeal) else deal
     if deal is None:
         deal = make_deal(layout, seed, deal_file)
@@ -182,13 +187,15 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
     t0 = time.perf_counter()
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
+    keep = run.verdict == "won" or (run.seat is not None and run.verdict != "unknown")  # a line of best play
     result = DrawableResult(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
                             reason=run.reason, stats=stats, deal=family.deal_to_json(layout, deal),
-                            solution=run.solution if run.verdict == "won" else None,
-                            max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
+                            solution=run.solution if keep else None,
+                            max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout),
+                            seat=run.seat, score=run.score)
     result.drawn_layout = layout
-    if result.verdict == "won":
-        problem = family.replay(layout, deal, result.solution or [])
+    if result.solution is not None:
+        problem = family.replay_result(layout, deal, result)
         if problem is not None:
             raise VerificationFailed(f"engine {engine} claimed a win on {layout.name} "
                                      f"seed {seed} but the verifier says: {problem}")
@@ -213,6 +220,6 @@ def verify(result: Result | dict[str, Any], layout: str | AnyLayout | None = Non
         if family.deal_from_seed(lay, result.seed) != deal:
             return (f"the result's deal is not deal #{result.seed} of {lay.name!r} (`patience deal "
                     f"{lay.name} --seed {result.seed}` prints that one)")
-    if result.verdict != "won":
+    if result.verdict != "won" and result.seat is None:
         return None  # nothing to replay: the deal and the rules are what could be checked
-    return family.replay(lay, deal, result.solution or [])
+    return family.replay_result(lay, deal, result)

@@ -35,12 +35,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="decide whether a deal can be won",
                        description=textwrap.fill(
                            "Decide whether a deal can be won. Exit code 0 won, 1 lost, 3 unknown (a limit "
-                           "was hit), 2 bad input, 4 the engines disagree, 70 an internal error. On a "
-                           "terminal a live line on stderr shows the search as it runs.", 78),
+                           "was hit), 5 drawn (a game of chance that neither side wins with best play), 2 bad "
+                           "input, 4 the engines disagree, 70 an internal error. On a terminal a live line on "
+                           "stderr shows the search as it runs.", 78),
                        epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     add_deal_source(p)
-    p.add_argument("--engine", default="dfs", choices=list(ENGINES), help="the engine (default: dfs; see below)")
+    p.add_argument("--engine", default=None, choices=list(ENGINES),
+                   help="the engine (default: dfs for a patience, minimax for a game of chance; see below)")
+    p.add_argument("--seat", default=None, metavar="SEAT",
+                   help="a game of chance: the side the verdict is for (player or banker; casino: elder or "
+                        "dealer; default the first)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
     add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
@@ -97,6 +102,8 @@ def engine_options(args: argparse.Namespace) -> dict:
         opts["random_seed"] = args.random_seed
     if getattr(args, "core", "auto") != "auto":
         opts["core"] = args.core
+    if getattr(args, "seat", None) is not None:
+        opts["seat"] = args.seat
     return opts
 
 
@@ -105,11 +112,16 @@ def run_solve(args: argparse.Namespace) -> int:
     if getattr(args, "shortest", False):
         return run_shortest(args, layout, deal)
     limits = limits_from(args)
+    family = family_of(layout)
+    engine = args.engine or family.default_engine
+    if args.seat is not None and args.seat not in family.seats(layout):
+        raise InputError(f"--seat: layout {layout.name!r} has the seats {', '.join(family.seats(layout))}, "
+                         f"got {args.seat!r}")
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     try:
-        with LiveLine(f"{what} ({args.engine}): ") as live:
+        with LiveLine(f"{what} ({engine}): ") as live:
             live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
-            result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
+            result = api.solve(layout, seed=args.seed, deal=deal, engine=engine,
                                limits=limits, progress=live, **engine_options(args))
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
@@ -127,7 +139,7 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
     """``--shortest``: the breadth-first shortest win of ``solver.graph``, replayed by the referee."""
     from ..graph import solve_shortest
 
-    if args.engine != "dfs":
+    if args.engine not in (None, "dfs"):
         raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     with LiveLine(f"{what} (shortest win): ") as live:
@@ -139,7 +151,9 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
 def format_result(result: Result, layout: Any = None) -> str:
     what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
     stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
-    head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
+    seat = f" for the {result.seat}, {result.score} with best play on both sides" if result.seat else ""
+    head = (f"{what}: {result.verdict}{seat}" + (f" ({result.reason})" if result.reason else "")
+            + f"  [{stats}]")
     lines = [head]
     drawn = family_of(layout).format_solution(layout, result) if result.solution and layout is not None else None
     if drawn is not None:  # the family draws its own (peg boards)

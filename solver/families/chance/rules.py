@@ -63,7 +63,9 @@ class TwentyOne:
     ties: str = "push"  # equal totals: "push", "banker" wins or "player" wins (Quinze: the elder hand)
     both_bust: str = "player-loses"  # the player's bust: "player-loses" at once, or "draw" if the banker busts too
     draw: str = "push"  # a drawn game: "push" (stakes back) or "doubled" (played again for double stakes)
-    banker_play: str = "rule"  # "rule": draw below stands_on; "best": the banker's best, seeing the player's cards
+    # "rule": draw below stands_on; "best": the banker's best, seeing the player's cards; "blind": not seeing
+    # them, the banker keeps to the rule "stand on T" best for him against the player's best reply
+    banker_play: str = "rule"
     stands_on: int = 17
     hits_soft_17: bool = False  # with "rule": the banker draws to a soft total of stands_on
     double: str = "none"  # doubling the stake for one card: "none", "any-two", "9-11", "10-11"
@@ -114,7 +116,7 @@ RULE_TYPES: dict[str, type] = {"twenty-one": TwentyOne, "lansquenet": Lansquenet
 # The values each string field accepts (the rest are ints, bools or "a:b" ratios).
 CHOICES: dict[str, tuple[str, ...]] = {
     "ace": ("one-or-eleven", "one"), "natural_tie": ("push", "banker"), "ties": ("push", "banker", "player"),
-    "both_bust": ("player-loses", "draw"), "draw": ("push", "doubled"), "banker_play": ("rule", "best"),
+    "both_bust": ("player-loses", "draw"), "draw": ("push", "doubled"), "banker_play": ("rule", "best", "blind"),
     "double": ("none", "any-two", "9-11", "10-11"), "stakes": ("rejouissance", "every-single"),
     "double_banker_card": ("void", "play"),
 }
@@ -142,7 +144,7 @@ def read_rules(game: str, t: Table) -> Any:
             values[f.name] = t.get(f.name, default, "a ratio such as '3:2' (whole numbers 1..100)", _is_ratio)
     rules = cls(**values)
     if isinstance(rules, TwentyOne):
-        if rules.stands_on > rules.target:
+        if rules.banker_play == "rule" and rules.stands_on > rules.target:
             raise t.fail("stands_on", f"at most target = {rules.target}")
         if rules.upcard and rules.hand != 2:
             raise t.fail("upcard", "false when each side is dealt one card (hand = 1)")

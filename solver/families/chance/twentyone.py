@@ -53,6 +53,29 @@ def value(rank: int) -> int:
     return min(rank, 10)
 
 
+def settle(r: TwentyOne, p: int, b: int) -> Fraction | None:
+    """The player's result, per stake, of a player's final ``p`` against the banker's ``b`` (a total,
+    ``BUST`` or ``NATURAL``); None for a drawn game (``both_bust = "draw"``), whose worth is the
+    ``draw`` rule's.  The one reading of the settling rules, for the odds and the known shuffle."""
+    if p == BUST:
+        return None if (b == BUST and r.both_bust == "draw") else Fraction(-1)
+    if p == NATURAL:
+        if b == NATURAL:
+            return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
+        return ratio(r.natural_pays)
+    if b == NATURAL:
+        return -ratio(r.banker_natural_collects)
+    if b == BUST:
+        return ratio(r.target_pays) if p == r.target else Fraction(1)
+    if p == b:
+        return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
+    if p == r.target:
+        return ratio(r.target_pays)
+    if b == r.target:
+        return -ratio(r.target_collects)
+    return Fraction(1 if p > b else -1)
+
+
 @dataclass
 class Decision:
     """The player's best first action for one starting hand, and every action's value."""
@@ -72,8 +95,7 @@ class Odds:
         self.one = num(1)
         self.zero = num(0)
         self.draw_value = num(draw_value)
-        self.pays = {k: num(ratio(getattr(rules, k))) for k in
-                     ("natural_pays", "banker_natural_collects", "target_pays", "target_collects")}
+        self.pays = {k: num(ratio(getattr(rules, k))) for k in ("natural_pays", "banker_natural_collects")}
         self.nat_possible = rules.natural_possible()
         self.peek = rules.peek and self.nat_possible
         self._draws: dict[Comp, list[tuple[int, Any, Comp]]] = {}
@@ -83,6 +105,7 @@ class Odds:
         self._stand: dict[tuple[int, Comp, State], Any] = {}
         self.decisions: dict[tuple[tuple[int, ...], int], Decision] = {}
         self._terms: dict[State, DealerTerms] = {}
+        self._payoff: dict[tuple[int, int], Any] = {}
 
     # ------------------------------------------------------------ cards
 
@@ -199,24 +222,12 @@ class Odds:
 
     def payoff(self, p: int, b: int) -> Any:
         """The player's result, per stake, of a player's final ``p`` against the banker's ``b``."""
-        r = self.r
-        if p == BUST:
-            return self.draw_value if (b == BUST and r.both_bust == "draw") else -self.one
-        if p == NATURAL:
-            if b == NATURAL:
-                return self.zero if r.natural_tie == "push" else -self.pays["banker_natural_collects"]
-            return self.pays["natural_pays"]
-        if b == NATURAL:
-            return -self.pays["banker_natural_collects"]
-        if b == BUST:
-            return self.pays["target_pays"] if p == r.target else self.one
-        if p == b:
-            return {"push": self.zero, "banker": -self.one, "player": self.one}[r.ties]
-        if p == r.target:
-            return self.pays["target_pays"]
-        if b == r.target:
-            return -self.pays["target_collects"]
-        return self.one if p > b else -self.one
+        key = (p, b)
+        got = self._payoff.get(key)
+        if got is None:
+            got = self.draw_value if settle(self.r, p, b) is None else self.num(settle(self.r, p, b))
+            self._payoff[key] = got
+        return got
 
     def banker_best(self, p: int, b: State, c: Comp, peeked: bool) -> Any:
         """The player's result when the banker, seeing the player's final ``p``, draws to minimise it."""
@@ -453,15 +464,19 @@ class DealerTerms:
         return {o: float(x) for o, x in zip(self.outcomes, dist) if x}
 
 
-def doubled_draw_value(rules: TwentyOne, decks: int, progress: Any = None, rounds: int = 60) -> tuple[float, int]:
+def doubled_draw_value(rules: TwentyOne, decks: int, rounds: int = 60) -> tuple[float, int]:
     """The value of a game whose drawn rounds are played again for double stakes (Quinze):
-    V = G(2V), G the round's value with a draw worth x.  G's slope is twice the chance of a draw,
-    below 1, so the iteration converges; floats, stopped when a round changes nothing."""
-    x = 0.0
-    v = 0.0
-    for i in range(1, rounds + 1):
+    V = G(2V), G(x) the round's value when a draw is worth x.  For one strategy G is linear,
+    A + D x (D the chance of a draw), so two evaluations give the fixed point A / (1 - 2D); a
+    third at x = 2V checks that the best strategy there is the same (G(2V) = V).  If not, the
+    iteration x <- 2 G(x) goes on from there: G's slope 2D is below 1, so it converges."""
+    g0 = float(Odds(rules, decks, float, 0.0).expectation())
+    g1 = float(Odds(rules, decks, float, 1.0).expectation())
+    x = 2 * g0 / (1 - 2 * (g1 - g0))
+    v = g0
+    for i in range(3, rounds + 3):
         v = float(Odds(rules, decks, float, x).expectation())
-        if abs(2 * v - x) < 1e-15:
+        if abs(2 * v - x) < 1e-13:
             return v, i
         x = 2 * v
     return v, rounds
