@@ -39,7 +39,7 @@ def run_odds(args: argparse.Namespace) -> int:
 
     layout = api.load_layout(args.layout, None, args.settings)
     family = family_of(layout)
-    if family.name != "chance":
+    if not isinstance(layout, odds.ChanceLayout):
         raise InputError(f"layout {layout.name!r} is a patience: `patience odds` prices games of chance "
                          "(`patience batch` measures a patience's win rate)")
     seat = args.seat

@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import UnsupportedError
 from .layout import ChanceLayout
 from .rules import Casino, Lansquenet, TwentyOne
-from .twentyone import BUST, NATURAL, Odds, doubled_draw_value, full_shoe
+from .twentyone import BUST, NATURAL, Odds, UnboundedError, doubled_draw_value, full_shoe
 
 Progress = Callable[[int, int], None]
 ACTIONS = {"S": "stand", "H": "draw", "D": "double", "P": "split", "N": "natural"}
@@ -41,7 +41,7 @@ def describe(layout: ChanceLayout) -> str:
                    + r.banker_natural_collects + " for the banker"
                    + ("; the banker shows his at once." if r.peek else ".")) if r.natural_possible()
                   else "No naturals.",
-                  f"The player draws as he likes; the banker then draws "
+                  "The player draws as he likes; the banker then draws "
                   + ("as he likes, seeing the player's cards." if r.banker_play == "best" else
                      f"below {r.stands_on}" + (f" and on a soft {r.stands_on}." if r.hits_soft_17 else ".")),
                   f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}; "
@@ -169,7 +169,10 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
     if rules.banker_play == "blind":  # the banker's best rule against the player's best reply to it
         low = max(rules.target - 10, 2)
         for t in range(low, rules.target + 1):
-            odds, value, exact, iterations = _twenty_one(replace(rules, stands_on=t), layout.decks, None)
+            try:
+                odds, value, exact, iterations = _twenty_one(replace(rules, stands_on=t), layout.decks, None)
+            except UnboundedError:  # the banker would never choose a rule that gives the game no value
+                continue
             rule_values[t] = float(value)
             if progress is not None:
                 progress(t - low + 1, rules.target - low + 1)
@@ -290,16 +293,20 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
     total = 0.0
     square = 0.0
     odds: Odds | None = rep.get("_odds")
+    one = layout.pack() if layout.decks else [c for c in range(52)]
     for i in range(n):
-        deck = pack[:]
-        rng.shuffle(deck)
+        if layout.decks:
+            deck = pack[:]
+            rng.shuffle(deck)
+        else:  # an infinite shoe: every card drawn afresh from a whole pack
+            deck = [rng.choice(one) for _ in range(40)]
         if isinstance(rules, Lansquenet):
             lpos = LansquenetRound(rules, tuple(deck), seat)
             while lpos.side() != 0:
                 lpos.push(("stake",))
             x = float(lpos.score())
         else:
-            assert odds is not None
+            assert odds is not None and isinstance(rules, TwentyOne)
             tpos = TwentyOneRound(rules, tuple(deck), seat)
             while tpos.side() != 0:
                 tpos.push(_choose(odds, tpos))
@@ -319,6 +326,8 @@ def _unseen(odds: Odds, seen: list[int]) -> tuple[int, ...]:
     from ... import cards
     from .twentyone import value
 
+    if odds.infinite:
+        return odds.full
     c = list(full_shoe(odds.decks))
     for card in seen:
         c[value(cards.rank(card)) - 1] -= 1
@@ -332,7 +341,7 @@ def _choose(odds: Odds, pos: Any) -> tuple[str]:
 
     moves = pos.legal_moves()
     if len(moves) == 1:
-        return moves[0]  # type: ignore[no-any-return]
+        return tuple(moves[0])
     r = odds.r
 
     def hand_state(hand: list[int]) -> tuple[int, bool]:

@@ -96,7 +96,7 @@ class TwentyOneRound:
             self.current += 1
         if self.current < len(self.hands):
             hand = self.hands[self.current]
-            if len(hand) == 1:  # a split hand takes its second card
+            if len(hand) == 1 and len(self.hands) > 1:  # a split hand takes its second card
                 hand.append(self.pack[self.next])
                 self.next += 1
                 if cards.rank(hand[0]) == 1 and not self.r.hit_split_aces and not self._can_resplit():

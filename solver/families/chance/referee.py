@@ -30,7 +30,8 @@ class _Hand:
 
     def count(self) -> int:
         hard = sum(_points(c, False, self.rules.target) for c in self.cards)
-        if self.rules.ace == "one-or-eleven" and any(c[0] == "A" for c in self.cards) and hard + 10 <= self.rules.target:
+        eleven = self.rules.ace == "one-or-eleven" and any(c[0] == "A" for c in self.cards)
+        if eleven and hard + 10 <= self.rules.target:
             return hard + 10
         return hard
 
@@ -75,7 +76,7 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
     # the player's hands
     while not done and i < len(hands):
         hand = hands[i]
-        if len(hand.cards) == 1:
+        if hand.after_split and len(hand.cards) == 1:  # a split hand's second card
             hand.cards.append(deal())
         aces_split = hand.after_split and hand.cards[0][0] == "A"
         pair = (len(hand.cards) == 2 and _points(hand.cards[0], False, 0) == _points(hand.cards[1], False, 0)

@@ -132,7 +132,7 @@ def read_rules(game: str, t: Table) -> Any:
     cls = RULE_TYPES[game]
     values: dict[str, Any] = {}
     for f in fields(cls):
-        default = f.default
+        default: Any = f.default
         if isinstance(default, bool):
             values[f.name] = t.bool(f.name, default)
         elif isinstance(default, int):
