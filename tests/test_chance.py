@@ -260,3 +260,29 @@ def test_odds_text_json_svg_and_simulation(capsys, tmp_path):
     assert out.read_text().startswith("<svg") and "hard 16" in out.read_text()
     assert main(["odds", "lansquenet"]) == 0
     assert "banker's edge per unit staked" in capsys.readouterr().out
+
+
+CHANCE = ["blackjack", "vingt-un", "dvadtsat-odin", "quinze", "lansquenet", "casino"]
+EDIT_VALUES = st.sampled_from(['"3:2"', '"0:1"', '"best"', '"any-two"', "true", "0", "1", "9", "99", "-1", "[]",
+                               '"x"', "{}"])
+EDIT_KEYS = st.sampled_from(["decks", "target", "hand", "stands_on", "split_hands", "natural_pays", "ties",
+                             "banker_play", "stakes", "hand_size", "bogus", "game", "double"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(CHANCE), st.lists(st.tuples(EDIT_KEYS, EDIT_VALUES), min_size=1, max_size=3))
+def test_edited_chance_layouts_load_or_give_one_line(name, edits):
+    from solver.errors import LayoutError
+
+    settings_ = [f"{k}={v}" for k, v in edits]
+    try:
+        layout = api.load_layout(name, None, settings_)
+    except LayoutError as e:
+        assert len(str(e).splitlines()) == 1 and "with --set" in str(e)
+        return
+    assert family_of(layout).describe(layout)
+
+
+def test_pictures_refuse_a_game_of_chance(capsys):
+    assert main(["deal", "blackjack", "--seed", "1", "--svg"]) == 2
+    assert "no table to draw" in capsys.readouterr().err

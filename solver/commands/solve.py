@@ -189,6 +189,10 @@ def run_verify(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if result.seat is not None:
+        print(f"{path}: all {len(result.solution or [])} moves legal; the line ends at {result.score} for the "
+              f"{result.seat}: {result.verdict}")
+        return 0
     if result.verdict != "won":
         print(f"{path}: verdict {result.verdict!r}: there is no solution to replay; the deal and the rules check")
         return 0

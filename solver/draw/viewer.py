@@ -113,6 +113,9 @@ def verdict_html(result: Result) -> str:
 
 def viewer_html(result: Result, layout: Any) -> str:
     """The page for ``result`` (any verdict; a ``won`` result's solution must be legal)."""
+    from . import check_drawn
+
+    check_drawn(layout)
     solution = (result.solution or []) if result.verdict == "won" else []
     all_steps = steps(layout, result.deal, solution)
     d = Drawing.of(layout, all_steps)

@@ -175,6 +175,7 @@ class GameFamily(ABC):
     # The engine `patience solve` runs when none is named: the patiences' depth-first search, or
     # (games of two sides) minimax; and the verdicts its results may carry.
     default_engine: ClassVar[str] = "dfs"
+    drawn: ClassVar[bool] = True  # the pictures (deal --svg, view) draw its deals and positions
     verdicts: ClassVar[tuple[str, ...]] = ("won", "lost", "unknown")
 
     # -- layouts

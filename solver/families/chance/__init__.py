@@ -33,6 +33,7 @@ class ChanceFamily(GameFamily):
     name: ClassVar[str] = "chance"
     layout_type: ClassVar[type] = ChanceLayout
     default_engine: ClassVar[str] = "minimax"
+    drawn: ClassVar[bool] = False  # a pack, not a table: `patience odds --svg` draws the strategy
     verdicts: ClassVar[tuple[str, ...]] = ("won", "lost", "drawn", "unknown")
 
     def describe(self, layout: ChanceLayout) -> str:
