@@ -456,6 +456,7 @@ class DealerTerms:
         falling = np.cumprod(np.concatenate([np.ones((10, 1)), np.maximum(
             np.array(c, dtype=np.float64)[:, None] - steps[None, :-1], 0)], axis=1), axis=1)
         below = np.cumprod(np.concatenate([[1.0], np.maximum(n - np.arange(self.longest - 1, dtype=np.float64), 0)]))
+        below[below == 0] = 1.0  # more cards than the shoe holds: those terms' falling product is 0 already
         p = self.ways * np.prod(falling[np.arange(10)[None, :], self.k], axis=1) / below[self.total]
         dist = np.bincount(self.which, weights=p, minlength=len(self.outcomes))
         if peeked and self.natural is not None:
