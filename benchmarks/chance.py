@@ -187,7 +187,8 @@ def texts_section() -> list[dict[str, Any]]:
     rows = []
     for name, settings in (("lansquenet", []), ("lansquenet", ["double_banker_card=play"]),
                            ("lansquenet", ["stakes=every-single", "double_banker_card=play"]),
-                           ("quinze", []), ("vingt-un", []), ("dvadtsat-odin", [])):
+                           ("quinze", []), ("quinze", ["draw=doubled"]), ("vingt-un", []), ("dvadtsat-odin", []),
+                           ("blackjack", []), ("blackjack", ["decks=8", "hits_soft_17=true"])):
         layout = api.load_layout(name, None, settings)
         t0 = time.perf_counter()
         rep = report(layout)
@@ -244,7 +245,7 @@ def markdown(rep: dict[str, Any], command: str) -> str:
                   f"({'; '.join(peer['different_examples']) or 'none'}). {peer['note']}."]
     else:
         lines += ["Not installed (`pip install exactbj` to compare)."]
-    lines += ["", "## The texts' games: the player's exact expectation per round", "",
+    lines += ["", "## The texts' games (and blackjack's layout): the player's exact expectation per round", "",
               "| layout | --set | player | exactly | banker's edge per stake | banker's rule | seconds |",
               "|---|---|---|---|---|---|---|"]
     for r in rep["texts"]:

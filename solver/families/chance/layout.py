@@ -126,6 +126,8 @@ def read_deal(layout: ChanceLayout, path: str) -> Deal:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise DealError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+        except RecursionError:
+            raise DealError(f"{where}: malformed JSON: nested too deeply") from None
         return deal_from_json(layout, obj, where)
     words: list[str] = []
     for i, line in enumerate(text.splitlines(), 1):
