@@ -43,6 +43,8 @@ def describe(layout: ChanceLayout) -> str:
                   else "No naturals.",
                   "The player draws as he likes; the banker then draws "
                   + ("as he likes, seeing the player's cards." if r.banker_play == "best" else
+                     "by the rule 'stand on T or more' best for him, not seeing the player's cards (on a known "
+                     "shuffle, as he likes)." if r.banker_play == "blind" else
                      f"below {r.stands_on}" + (f" and on a soft {r.stands_on}." if r.hits_soft_17 else ".")),
                   f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}; "
                   f"the player's bust: {r.both_bust}; a drawn game: {r.draw}.",
