@@ -51,12 +51,14 @@ def main(argv: list[str]) -> int:
              f"{base_limits}), each unknown one replaced by its row in `{args.rerun}` (limits {rerun_limits}); "
              f"{len(rerun)} rows replaced.", "",
              "| layout | runner | deals | won | lost | unknown | decided | won share, 95% | median s | p90 s "
-             "| median nodes |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| median nodes | lost by | unknown: median depth |", "|---" * 13 + "|"]
     for (layout, runner), rows in groups.items():
         s = summarize(rows)
+        lost_by = "; ".join(f"{arg} {n}" for arg, n in s["lost_by"].items()) or "-"
+        depth = "-" if s["unknown_median_depth"] is None else f"{s['unknown_median_depth']:g}"
         lines.append(f"| {layout} | {runner} | {s['deals']} | {s['won']} | {s['lost']} | {s['unknown']} | "
                      f"{100 * s['decided_share']:.1f}% | {100 * s['won_low']:.1f}%-{100 * s['won_high']:.1f}% | "
-                     f"{s['median_s']} | {s['p90_s']} | {s['median_nodes']:g} |")
+                     f"{s['median_s']} | {s['p90_s']} | {s['median_nodes']:g} | {lost_by} | {depth} |")
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if args.out:

@@ -30,6 +30,16 @@ DEBUTANTE_FAMILY = ["debutante", "debutante-unlimited", "debutante-fifo", "color
                     "twenty", "sly-fox"]
 TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen", "forty-thieves",
            "klondike", "klondike-draw-1", "canfield"]
+# Every built-in layout Solvitaire plays (its rules and its deal file say the game): its presets
+# (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
+SOLVITAIRE = ["alina", "alpha-star", "american-canister", "bakers-dozen", "bakers-game", "beleaguered-castle",
+              "black-hole", "british-canister", "canfield", "castles-of-spain", "chameleon", "delta-star", "fan",
+              "fore-cell-same-suit", "forecell", "forty-thieves", "free-cell-0-cell", "free-cell-1-cell",
+              "free-cell-2-cell", "free-cell-3-cell", "free-cell-4-pile", "free-cell-5-pile", "free-cell-6-pile",
+              "free-cell-7-pile", "freecell", "gargantua", "gargantua-redeal", "golf", "klondike", "klondike-draw-1",
+              "klondike-two-deck-9", "limited", "lucas", "maria", "one-cell", "rank-and-file", "scotch-patience",
+              "siegecraft", "somerset", "spanish-patience", "streets", "streets-and-alleys", "stronghold",
+              "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck"]
 PEG_CENTRE = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]
 PEG_BOARDS = ["english-33", "french-37"]
 PEG_GOALS = ["vacated", "anywhere"]
@@ -118,6 +128,14 @@ PRESETS = {p.name: p for p in [
            ["debutante", "colorado", "grandfather", "double-line", "black-hole", "golf"],
            ["--seeds", "1-30", "--seeds", "grandfather=1-10", "--seeds", "double-line=1-10",
             "--engines", "dfs,cpsat,auto", "--timeout", "20"]),
+    Preset("portfolio", "The portfolio engine (its parts in separate processes, on every core) against the DFS "
+           "at 10 s a deal, one deal at a time: debutante and Klondike seeds 1..50, with the debutante deals "
+           "the DFS won only after 10 s or left unknown at 60 s, and the Klondike deals it left unknown at 10 s "
+           "(winrates-60s-2026-12-01, tableau-2026-12-01).",
+           ["debutante", "klondike"],
+           ["--seeds", "debutante=1-50,118,345,441,480,573,577,581,674,985,3,55,58,83,131",
+            "--seeds", "klondike=1-50,36,54,72,99,101,159", "--engines", "dfs,portfolio", "--timeout", "10",
+            "--jobs", "1"]),
     Preset("cpsat-tableau", "The CP-SAT tableau model against the DFS on reduced decks of the FreeCell family "
            "and Baker's Dozen, seeds 1..50 of each.",
            ["freecell@3", "freecell@4", "freecell@5", "bakers-game@4", "bakers-game@5", "bakers-dozen@4",
@@ -132,6 +150,16 @@ PRESETS = {p.name: p for p in [
            ["black-hole", "golf", "debutante@9", "debutante", "colorado", "freecell", "klondike", "canfield"],
            ["--seeds", "1-20", "--seeds", "black-hole=1-200", "--seeds", "golf=1-100", "--engines", "dfs",
             "--cores", "python,compiled", "--max-nodes", "200000", "--timeout", "120", "--perft"]),
+    Preset("solvitaire", "Every game Solvitaire plays that has a layout here, against every peer in one run: seeds "
+           "1..100 of each (FreeCell, Black Hole and Golf 1..1000), 60 s per deal, the DFS on the compiled core, "
+           "Solvitaire, fc-solve and black-hole-solver interleaved deal by deal, each disagreement replayed "
+           "through the referee. Give the peers' paths with --peer-path NAME=PATH where PATH does not find them "
+           "(benchmarks/peers.md says how to build them).",
+           SOLVITAIRE, ["--seeds", "1-100", "--seeds", "freecell=1-1000", "--seeds", "black-hole=1-1000",
+                        "--seeds", "golf=1-1000", "--engines", "dfs", "--cores", "compiled", "--timeout", "60",
+                        "--peers",
+                        "--note", "Klondike (draw 3, thoughtful): Blake and Gent publish a winnable share of "
+                                  "81.945% +- 0.084%."]),
     Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 and 11982 at 10 s, the DFS on the "
            "compiled core (the cores preset compares it with the Python one), fc-solve `-l lg` (and the "
            "freecell-solver library, when installed) on the same deals.",

@@ -14,8 +14,6 @@ written, and the file is created only when the first deal finishes.
 
 from __future__ import annotations
 
-import ctypes
-
 try:
     import fcntl
 except ImportError:  # not on Windows
@@ -25,7 +23,6 @@ import math
 import multiprocessing
 import os
 import random
-import signal
 import sqlite3
 import statistics
 import sys
@@ -38,11 +35,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .engines.parallel import cores, die_with_parent
 from .errors import InputError
 from .families import AnyLayout, family_of
 from .files import shown
 from .fingerprint import rules_fingerprint
 from .limits import Limits
+from .result import loss_argument
 
 MAX_SEEDS = 10_000_000  # one batch; more is a mistyped range
 MAX_SEED = 2**63 - 1  # SQLite integers are 64-bit
@@ -175,6 +174,52 @@ def summarize(rows: Iterable[tuple[str, float | None]]) -> dict[str, Any]:
     }
 
 
+def breakdown(rows: Iterable[tuple[str, str | None, int | None, dict[str, Any]]]) -> dict[str, Any]:
+    """What decided the lost deals and how far the searches of the unknown ones got, over
+    (verdict, reason, nodes, stats) rows (won rows are skipped):
+
+    - ``lost_by``: lost deals per argument (``solver.result.loss_argument``: ``search``,
+      ``cp-sat``, ``bound at the deal (NAME)``, ...), most first;
+    - ``unknown_median_depth``, ``unknown_median_nodes``, ``unknown_median_slack``: medians over the
+      unknown deals that recorded them (``max_depth``, the nodes, ``slack_at_root``), None when none
+      did.  Results recorded before these statistics existed have no depth or slack: they are left
+      out of those medians, and their losses are read from their reasons.
+    """
+    lost_by: dict[str, int] = {}
+    depths: list[float] = []
+    nodes: list[float] = []
+    slacks: list[float] = []
+    for verdict, reason, n, stats in rows:
+        if verdict == "lost":
+            arg = loss_argument(reason, stats)
+            lost_by[arg] = lost_by.get(arg, 0) + 1
+        elif verdict == "unknown":
+            figures: tuple[tuple[list[float], Any], ...] = (
+                (depths, stats.get("max_depth")), (nodes, n), (slacks, stats.get("slack_at_root")))
+            for values, value in figures:
+                if type(value) in (int, float):
+                    values.append(value)
+    return {"lost_by": dict(sorted(lost_by.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "unknown_median_depth": statistics.median(depths) if depths else None,
+            "unknown_median_nodes": statistics.median(nodes) if nodes else None,
+            "unknown_median_slack": statistics.median(slacks) if slacks else None}
+
+
+def format_breakdown(s: dict[str, Any]) -> str | None:
+    """One line of ``breakdown``'s figures for a summary (None when it has none to show)."""
+    parts = []
+    if s.get("lost_by"):
+        parts.append("lost by " + ", ".join(f"{arg} {n}" for arg, n in s["lost_by"].items()))
+    if s.get("unknown"):
+        medians = [f"{name} {s[key]:,.0f}" for name, key in (("depth", "unknown_median_depth"),
+                                                             ("nodes", "unknown_median_nodes"),
+                                                             ("slack at the deal", "unknown_median_slack"))
+                   if s.get(key) is not None]
+        if medians:
+            parts.append("unknown: median " + ", ".join(medians))
+    return f"{s['layout']} {s['engine']}: " + "; ".join(parts) if parts else None
+
+
 def format_table(summaries: list[dict[str, Any]]) -> str:
     """The summaries as an aligned text table, one line per layout and engine."""
     def pct(x: float | None) -> str:
@@ -197,7 +242,8 @@ def format_table(summaries: list[dict[str, Any]]) -> str:
             for row in lines]
     note = ("win rate: won / decided; interval: 95% Wilson, unknowns counted as lost (low end) "
             "and as won (high end); fingerprint: a hash of the layout's rules")
-    return "\n".join(text) + "\n" + note + "\n"
+    details = [line for s in summaries if (line := format_breakdown(s)) is not None]
+    return "\n".join(text + details) + "\n" + note + "\n"
 
 
 # ------------------------------------------------------------------ store
@@ -361,6 +407,13 @@ class Store:
             "AND rules_version = ? ORDER BY seed",
             (self.meta["layout"], engine, int(self.meta["rules_version"]))).fetchall()
 
+    def details(self, engine: str) -> list[tuple[int, str, str | None, int | None, dict[str, Any]]]:
+        """(seed, verdict, reason, nodes, stats) of every lost or unknown row stored for ``engine``."""
+        if self.conn is None:
+            return []
+        return _details(self.conn, "layout = ? AND engine = ? AND rules_version = ?",
+                        (self.meta["layout"], engine, int(self.meta["rules_version"])))
+
     def limits_used(self, engine: str) -> dict[str, int]:
         """How many stored rows of ``engine`` ran under each per-deal limits (their JSON text)."""
         if self.conn is None:
@@ -506,6 +559,21 @@ def _fingerprint_column(conn: sqlite3.Connection) -> str:
     return "fingerprint" if "fingerprint" in cols else "NULL AS fingerprint"
 
 
+def _details(conn: sqlite3.Connection, where: str,
+             args: tuple[Any, ...]) -> list[tuple[int, str, str | None, int | None, dict[str, Any]]]:
+    """(seed, verdict, reason, nodes, stats) of the lost and unknown rows that match ``where``; the
+    stats read from each row's result JSON ({} where it cannot be read)."""
+    out = []
+    for seed, verdict, reason, nodes, text in conn.execute(
+            f"SELECT seed, verdict, reason, nodes, result FROM results WHERE {where} AND verdict != 'won'", args):
+        try:
+            stats = json.loads(text).get("stats")
+        except (ValueError, TypeError, AttributeError):
+            stats = None
+        out.append((seed, verdict, reason, nodes, stats if isinstance(stats, dict) else {}))
+    return out
+
+
 def report_summaries(conn: sqlite3.Connection, engine: str | None = None) -> list[dict[str, Any]]:
     """One summary per (layout, engine, rules version, rules fingerprint) stored."""
     fp = _fingerprint_column(conn)
@@ -516,10 +584,12 @@ def report_summaries(conn: sqlite3.Connection, engine: str | None = None) -> lis
         if engine is not None and eng != engine:
             continue
         where = "fingerprint IS ?" if fp == "fingerprint" else "? IS NULL"
-        rows = conn.execute("SELECT verdict, seconds FROM results WHERE layout = ? AND engine = ? "
-                            f"AND rules_version = ? AND {where}", (layout, eng, rules, fingerprint)).fetchall()
+        match = f"layout = ? AND engine = ? AND rules_version = ? AND {where}"
+        rows = conn.execute(f"SELECT verdict, seconds FROM results WHERE {match}",
+                            (layout, eng, rules, fingerprint)).fetchall()
+        details = _details(conn, match, (layout, eng, rules, fingerprint))
         out.append({"layout": layout, "rules_version": rules, "fingerprint": fingerprint, "engine": eng,
-                    **summarize(rows)})
+                    **summarize(rows), **breakdown(d[1:] for d in details)})
     return out
 
 
@@ -640,23 +710,13 @@ def run_batch(executor: Executor, window: int, layout: AnyLayout, seeds: Iterabl
 
 
 def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+    return cores()
 
 
 def _worker_init(parent: int) -> None:
     """Pool workers leave Ctrl-C to the parent, and die with it (Linux), so that
     killing a batch outright leaves no worker behind."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the parent died before prctl
-            os._exit(1)
+    die_with_parent(parent)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

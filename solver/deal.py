@@ -37,20 +37,22 @@ which is also PySolFC's FreeCell game N below 32000 (PySolFC's "ms N" above).
 ``pysol``: pysol-cards' numbering of ``deal.pysol_game``: PySolFC's game N
 except N = 32000 (pysol-cards switches generator after 32000); kept to
 reproduce results recorded with it.
+
+``solvitaire``: seed N is Solvitaire's ``--random N`` (its Mersenne twister, its shuffle and its
+dealing; ``solvitaire.deal_from_seed``), so that seed N is the deal Blake and Gent's solver plays.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from . import cards
 from .errors import CardError, DealError, SeedError
-from .files import DEAL_LIMIT, read_text, shown
+from .files import DEAL_LIMIT, parse_json, read_text, shown
 from .layout import Layout
 
 Deal = dict[str, list[int]]
@@ -61,6 +63,7 @@ GENERATORS = {
     "ms-freecell": (1, 2**33 - 1),
     "pysol": (1, 10**20 - 1),
     "pysolfc": (1, 10**20 - 1),
+    "solvitaire": (0, 2**31 - 1),
 }
 _PYSOL_SUITS = "CSHD"  # pysol-cards' (and PySolFC's) suit order
 PYSOLFC_MT_FROM = 32000  # PySolFC: Microsoft's generator below this game number, the Mersenne twister from it
@@ -136,6 +139,10 @@ def from_seed(layout: Layout, seed: int) -> Deal:
     """The deal numbered ``seed`` of ``layout``: the same on every machine, forever."""
     check_seed(layout, seed)
     gen = generator(layout)
+    if gen == "solvitaire":
+        from . import solvitaire
+
+        return validate(layout, solvitaire.deal_from_seed(layout, seed), f"solvitaire #{seed}")
     if gen == "patience-v1" or (gen == "pysolfc" and not layout.deal.pysol_game):
         pysolfc = gen == "pysolfc"
         deal = _deal_pack(layout, _shuffled_pack(layout, seed, pysolfc), track_packs=pysolfc)
@@ -290,22 +297,29 @@ def validate(layout: Layout, deal: Deal, where: str, lines: dict[str, int] | Non
         if deal[stack] != [card]:
             raise DealError(f"{at(stack)}: {stack} must hold {cards.name(card)}, placed there before "
                             f"the deal; got {' '.join(cards.names(deal[stack]))}")
+    check_pack(layout, deal, where, at)
+    return {stack: deal[stack] for stack in expected}  # one stack order, however the deal was written
+
+
+def check_pack(layout: Layout, stacks: Mapping[str, Sequence[int]], where: str, at: Callable[[str], str],
+               error: type[DealError] = DealError) -> None:
+    """Every card of the pack lies in ``stacks`` exactly as often as the pack holds it; else
+    ``error`` naming the stack (``at(stack)``: where it was written) or the missing cards."""
     want = Counter(layout.pack())
     have: Counter[int] = Counter()
-    for stack, got in deal.items():
+    for stack, got in stacks.items():
         for c in got:
             have[c] += 1
             if have[c] > want[c]:
                 copies = "once" if want[c] == 1 else f"{want[c]} times"
                 if want[c] == 0:
-                    raise DealError(f"{at(stack)}: card {cards.name(c)} is not in this pack "
-                                    f"(ranks A..{cards.RANKS[layout.max_rank - 1]})")
-                raise DealError(f"{at(stack)}: card {cards.name(c)} appears more than {copies}")
+                    raise error(f"{at(stack)}: card {cards.name(c)} is not in this pack "
+                                f"(ranks A..{cards.RANKS[layout.max_rank - 1]})")
+                raise error(f"{at(stack)}: card {cards.name(c)} appears more than {copies}")
     missing = want - have
     if missing:
         names = " ".join(cards.name(c) for c in sorted(missing))
-        raise DealError(f"{where}: missing cards: {names}")
-    return {stack: deal[stack] for stack in expected}  # one stack order, however the deal was written
+        raise error(f"{where}: missing cards: {names}")
 
 
 def _placed_before_deal(layout: Layout) -> dict[str, int]:
@@ -327,7 +341,12 @@ def to_json(deal: Deal) -> dict[str, list[str]]:
 
 
 def from_json(obj: object, layout: Layout, where: str) -> Deal:
-    """Read the ``deal`` object of the result contract (or a whole result holding one)."""
+    """Read the ``deal`` object of the result contract (or a whole result holding one), or a
+    deal file of Solvitaire's (``solvitaire.deal_from_json``)."""
+    from . import solvitaire
+
+    if solvitaire.is_solvitaire_deal(obj):
+        return validate(layout, solvitaire.deal_from_json(obj, layout, where), where)
     if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
         obj = obj["deal"]
     if not isinstance(obj, dict):
@@ -453,7 +472,8 @@ def to_text(deal: Deal) -> str:
 _LISTING_LINE = re.compile(r"(stock|waste|hole|base|(?:reserve|tableau|cell|foundation):\d+)\s*:(.*)")
 
 
-def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+def content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that say something, numbered from 1, without comments (``#``)."""
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if line:
@@ -462,7 +482,7 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 def is_listing(text: str) -> bool:
     """Whether ``text`` looks like ``to_text``'s listing: its first line names a stack."""
-    first = next(_content_lines(text), None)
+    first = next(content_lines(text), None)
     return first is not None and _LISTING_LINE.fullmatch(first[1]) is not None
 
 
@@ -470,7 +490,7 @@ def parse_listing(text: str, layout: Layout, where: str) -> Deal:
     """Read ``to_text``'s listing: lines ``stack: cards``, columns bottom card first."""
     deal: Deal = {}
     lines: dict[str, int] = {}
-    for lineno, line in _content_lines(text):
+    for lineno, line in content_lines(text):
         m = _LISTING_LINE.fullmatch(line)
         if m is None:
             raise DealError(f"{where}:{lineno}: expected a stack and its cards, such as "
@@ -492,13 +512,7 @@ def parse_text(text: str, layout: Layout, where: str) -> Deal:
     """Read a deal from text: JSON (by content), ``to_text``'s listing or the fc-solve board format."""
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith(("{", "[")):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise DealError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-        except RecursionError:
-            raise DealError(f"{where}: malformed JSON: nested too deeply") from None
-        return from_json(obj, layout, where)
+        return from_json(parse_json(text, where, DealError), layout, where)
     if is_listing(text):
         return parse_listing(text, layout, where)
     return parse_board(text, layout, where)

@@ -132,6 +132,8 @@ def _seeds(layout: Layout) -> str:
     if gen == "pysol":
         return (f"Seeds: pysol-cards' numbering of {d.pysol_game}, PySolFC's game numbers except 32000 "
                 "(generator pysol).")
+    if gen == "solvitaire":
+        return "Seeds: seed N (from 0) is Solvitaire's --random N (generator solvitaire)."
     reduced = ", which deals every reduced deck" if layout.max_rank != 13 else ""
     return f"Seeds: this project's own numbering (generator patience-v1{reduced})."
 

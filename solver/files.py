@@ -1,14 +1,18 @@
 """Reading the user's text files: bounded in size, UTF-8 with or without a byte-order mark.
 
-Every input file (a layout, a deal, a result to verify) is read through
-``read_text``, which reads at most ``limit + 1`` bytes: a path that names
-``/dev/zero``, a symlink to it, or a log file given by mistake is refused at
-once instead of filling the memory.  The limits are far above any real file of
+Every input file (a layout, a deal, a position, a result to verify, moves) is
+read through ``read_text`` (``-``: standard input), which reads at most
+``limit + 1`` bytes: a path that names ``/dev/zero``, a symlink to it, or a log
+file given by mistake is refused at once instead of filling the memory.  The limits are far above any real file of
 its kind (a layout is a few KiB; a deal of two packs a few hundred bytes; a
 result with a long solution a few hundred KiB).
 """
 
 from __future__ import annotations
+
+import json
+import sys
+from typing import Any
 
 from .errors import InputError
 
@@ -17,9 +21,14 @@ DEAL_LIMIT = 4 << 20  # 4 MiB
 RESULT_LIMIT = 64 << 20  # 64 MiB
 
 
+STDIN = "-"  # the path that names standard input
+
+
 def shown(path: str) -> str:
     """A path as messages print it: quoted when it holds a newline or another unprintable character,
-    so that a message stays one line."""
+    so that a message stays one line; standard input as ``<stdin>``."""
+    if path == STDIN:
+        return "<stdin>"
     return path if path.isprintable() else repr(path)
 
 
@@ -27,13 +36,28 @@ def size_text(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
 
 
+def parse_json(text: str, where: str, error: type[InputError] = InputError) -> Any:
+    """Parsed JSON, or ``error`` naming ``where`` (and the line) when it is malformed."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
+    except RecursionError:
+        raise error(f"{where}: malformed JSON: nested too deeply") from None
+
+
 def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
     """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
-    (a leading byte-order mark is dropped).  Anything else raises ``error`` naming the file,
-    ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
+    (a leading byte-order mark is dropped); ``-`` reads standard input.  Anything else raises
+    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        if path == STDIN:
+            if sys.stdin is None:
+                raise error(f"<stdin>: cannot read {what}: standard input is closed")
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
     except OSError as e:
         raise error(f"{shown(path)}: cannot read {what}: {e.strerror or e}") from None
     if len(data) > limit:

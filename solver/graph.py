@@ -58,7 +58,7 @@ from .errors import InputError, PatienceError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families.base import Position
 from .fingerprint import rules_fingerprint
-from .result import Result, Verdict
+from .result import SEARCH, Result, Verdict
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built: `patience solve` never needs it
     import networkx as nx
@@ -404,9 +404,11 @@ def solve_shortest(layout: AnyLayout, deal: Any, seed: int | None = None, limits
                              "shortest": True}
     if solution is not None:
         stats["moves"] = len(solution)
+    if verdict != "unknown":
+        stats["decided_by"] = SEARCH  # breadth first: a win found, or every reachable state explored
     family = family_of(layout)
     result = Result(layout=layout.name, seed=seed, engine="bfs", verdict=verdict, reason=reason,
-                    stats=stats, deal=family.deal_to_json(layout, deal), solution=solution,
+                    stats=stats, **family.start_to_json(layout, deal), solution=solution,
                     max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
     if solution is not None:
         problem = family.replay(layout, deal, solution)

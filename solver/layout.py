@@ -266,7 +266,7 @@ def _stock(t: Table) -> Stock:
 def _deal(t: Table) -> DealSpec:
     kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
-        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol", "pysolfc")),
+        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol", "pysolfc", "solvitaire")),
         pysol_game=t.str("pysol_game", ""),
         pysolfc_game=t.str("pysolfc_game", ""),
         order=tuple(t.get("order", list(DealSpec.order), f"a list drawn from {kinds}",

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from . import api
+from .errors import InputError
 from .families import AnyLayout
 
 
@@ -98,7 +99,10 @@ def memory_size(text: str) -> int:
 
 
 def add_layout(p: argparse.ArgumentParser) -> None:
-    p.add_argument("layout", help="a layout name (see `patience layouts`) or a path to a layout .toml file")
+    p.add_argument("layout", nargs="?", help="a layout name (see `patience layouts`), a path to a layout .toml "
+                                             "file, or a Solvitaire rules .json file")
+    p.add_argument("--rules", metavar="FILE.json", help="Solvitaire's game rules (its --custom-rules file) "
+                                                        "instead of LAYOUT: mapped onto the layout schema")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
     add_settings(p)
@@ -106,22 +110,60 @@ def add_layout(p: argparse.ArgumentParser) -> None:
 
 def add_settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="change a key of the layout file, checked like the file (repeatable), e.g. "
+                   help="change a key of the layout file (or of the layout --rules maps to), checked like the file "
+                        "(repeatable), e.g. "
                         "--set reserve.capacity=0, --set decks=1")
+
+
+def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -> str | AnyLayout | None:
+    """The layout a recorded result or analysis is checked against: ``--layout`` (default: ``name``,
+    the one it records), changed by ``--set`` as when it was made (the settings change the rules, and
+    so the fingerprint); None: the one it names, as it is."""
+    if not args.settings:
+        return args.layout
+    return api.load_layout(args.layout or name, max_rank, args.settings)
 
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()  # one is required, unless the layout has no shuffle (api.make_deal)
     g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
-    g.add_argument("--deal", metavar="FILE", help="read the deal: JSON, or the fc-solve board format")
+    g.add_argument("--deal", metavar="FILE",
+                   help="read the deal: JSON, the listing `patience deal` prints, or the fc-solve board format "
+                        "(-: standard input)")
+    g.add_argument("--position", metavar="FILE",
+                   help="start from a position part-way through a game: the listing `patience deal --moves` "
+                        "prints, or its JSON (-: standard input; docs/positions.md)")
+
+
+def add_moves(p: argparse.ArgumentParser, required: bool, what: str) -> None:
+    p.add_argument("--moves", metavar="FILE", required=required,
+                   help=f"{what}: a JSON list of moves in the result contract's shape, or a result JSON "
+                        "(its solution) (-: standard input)")
+
+
+def layout_arg(args: argparse.Namespace) -> str:
+    """The layout the command names: LAYOUT, or the file of ``--rules`` (exactly one of them)."""
+    from .errors import InputError
+
+    rules = getattr(args, "rules", None)
+    if (args.layout is None) == (rules is None):
+        raise InputError("give a LAYOUT or --rules FILE.json (one of them)")
+    if rules is not None:
+        if not rules.endswith(".json"):
+            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in .json")
+        return str(rules)
+    return str(args.layout)
 
 
 def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
-    """The layout and deal that the layout/deal options name."""
-    layout = api.load_layout(args.layout, getattr(args, "max_ranks", None), getattr(args, "settings", ()))
+    """The layout and the deal (or position) that the layout/deal options name."""
+    layout = api.load_layout(layout_arg(args), getattr(args, "max_ranks", None), getattr(args, "settings", ()))
     deal = None
     if hasattr(args, "seed"):
-        deal = api.make_deal(layout, args.seed, args.deal)
+        stdin = [f"--{k}" for k in ("deal", "position", "moves") if getattr(args, k, None) == "-"]
+        if len(stdin) > 1:
+            raise InputError(f"{' and '.join(stdin)}: standard input can be read once; give files for the others")
+        deal = api.make_deal(layout, args.seed, args.deal, args.position)
     return layout, deal
 
 
@@ -138,8 +180,6 @@ def emit(text: str, out: str | None) -> None:
         return
     import os
     import tempfile
-
-    from .errors import InputError
 
     folder = os.path.dirname(os.path.abspath(out))
     tmp = None

@@ -15,6 +15,34 @@ EXIT_BAD_INPUT = 2
 EXIT_DISAGREEMENT = 4
 EXIT_INTERNAL = 70  # the run failed: a bug (a traceback with --debug) or a worker process that died
 
+# What decided a result: ``stats["decided_by"]`` of a won or lost result (an unknown has none).
+SEARCH = "search"  # a win found by a search, or a loss from a search that exhausted every position
+BOUND = "bound at the deal"  # a sound bound cut the deal itself (``stats["bound"]`` names it, ``reason`` says it)
+CPSAT = "cp-sat"  # the CP-SAT model: a plan found (won), or the model infeasible (lost)
+LEARNED = "learned"  # a loss from a search that cut positions by reasons learned from exhausted subtrees
+DECIDED_BY = (SEARCH, BOUND, CPSAT, LEARNED)
+
+
+def bound_name(reason: str) -> str:
+    """A bound's short name: its reason (a family's ``DEAD_REASONS`` entry, or what ``is_dead``
+    says) up to the first colon, e.g. ``counting bound``; each family's names are distinct."""
+    return reason.split(":", 1)[0].strip()
+
+
+def loss_argument(reason: str | None, stats: dict[str, Any] | None) -> str:
+    """What proved a lost result, for tables: ``search``, ``cp-sat``, ``learned``, or ``bound at
+    the deal (NAME)``.  A result recorded before ``decided_by`` existed is read from its
+    ``reason``, which has always said it: null after a complete search, ``cp-sat: ...`` from the
+    model, else the bound that cut the deal."""
+    decided = (stats or {}).get("decided_by")
+    if decided not in DECIDED_BY:  # not recorded (or an old portfolio's engine name)
+        decided = SEARCH if reason is None else CPSAT if reason.startswith("cp-sat") else BOUND
+    if decided == BOUND:
+        bound = (stats or {}).get("bound")
+        name = bound if isinstance(bound, str) else bound_name(reason or "?")
+        return f"{BOUND} ({name})"
+    return str(decided)
+
 
 @dataclass
 class EngineRun:
@@ -43,6 +71,7 @@ class Result:
     fingerprint: str | None = None  # the layout's rules (``solver.fingerprint``); None: not recorded
     seat: str | None = None  # a game of two sides (the games of chance): the seat the verdict is for
     score: str | None = None  # that seat's result with best play on both sides (stakes or points), "3/2"
+    position: dict[str, Any] | None = None  # the start, when it is a position part-way through a game
 
     @property
     def exit_code(self) -> int:
@@ -61,6 +90,9 @@ class Result:
         if self.seat is not None:  # only for games of two sides, so every other result is unchanged
             out["seat"] = self.seat
             out["score"] = self.score
+        if self.position is not None:  # a start part-way through a game: it has no deal
+            out["deal"] = None
+            out["position"] = self.position
         return out
 
     @classmethod
@@ -101,11 +133,16 @@ class Result:
         score = obj.get("score")
         check("score", score is None or (isinstance(score, str) and _is_fraction(score)),
               "a result such as '3/2' or '-1'")
+        check("position", obj.get("position") is None or isinstance(obj["position"], dict),
+              "an object: the position the game started from (docs/positions.md)")
+        check("deal", obj.get("position") is None or not obj.get("deal"),
+              "null when the result starts from a position")
         return cls(
             layout=obj["layout"], seed=seed, engine=obj.get("engine", "?"),
             verdict=obj["verdict"], reason=obj.get("reason"), stats=obj.get("stats") or {},
             deal=obj.get("deal") or {}, solution=solution, max_rank=max_rank,
             fingerprint=obj.get("fingerprint"), seat=obj.get("seat"), score=score,
+            position=obj.get("position"),
         )
 
 

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,10 @@ def test_tiny_run_json(tiny: Path):
     assert [p["layout"] for p in rep["perft"]] == ["debutante@5", "golf@9"]
     assert all(p["playouts"] == 9 and p["positions_per_s"] > 0 for p in rep["perft"])
     assert "a note of the user" in rep["notes"]
-    assert any("peers for golf@9: no peer plays this layout" in n for n in rep["notes"])
+    # Solvitaire plays Golf on a reduced deck: it ran, or a note says it is not installed
+    assert ("golf@9", "solvitaire") in groups or any("peers for golf@9: solvitaire is not installed" in n
+                                                     for n in rep["notes"])
+    assert any("peers for debutante@5: no peer plays this layout" in n for n in rep["notes"])
 
 
 def test_tiny_run_markdown(tiny: Path):
@@ -542,3 +546,115 @@ def test_resuming_with_other_limits_is_refused(tmp_path: Path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "never mixed" in err
     assert (tmp_path / store.DEALS).read_text() == before
+
+
+# ------------------------------------------------------------------ Solvitaire
+
+
+def test_solvitaire_output():
+    """Solvitaire's printed verdicts (samples from its 0.10.1 build): solved with its states,
+    unsolvable, and timed out (ours: unknown)."""
+    solved = peers.parse_solvitaire((DATA / "solvitaire-solved.txt").read_text())
+    assert (solved["verdict"], solved["iterations"], solved["moves"]) == ("won", 21, 21)
+    lost = peers.parse_solvitaire((DATA / "solvitaire-unsolvable.txt").read_text())
+    assert (lost["verdict"], lost["iterations"], lost["moves"]) == ("lost", 12176, None)
+    cut = peers.parse_solvitaire((DATA / "solvitaire-timed-out.txt").read_text())
+    assert (cut["verdict"], cut["kind"]) == ("unknown", "timed-out")
+    assert peers.parse_solvitaire("Segmentation fault\n")["verdict"] is None
+
+
+def test_solvitaire_plays_what_its_rules_say():
+    s = peers.Solvitaire()
+    for name in ("freecell", "klondike", "canfield", "beleaguered-castle", "black-hole", "golf", "forty-thieves"):
+        opts = s.options(api.load_layout(name))
+        assert opts is not None and opts[0] == "--custom-rules" and json.loads(opts[1])
+    assert s.options(api.load_layout("debutante")) is None
+    assert s.options(api.load_layout("eight-off")) is None  # 4 of 8 cells dealt: its deal file cannot say so
+
+
+def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
+    """The Solvitaire path (rules and deal files, process, parser, rows) with a stand-in given by
+    --peer-path that checks its arguments and prints a stored sample; the runners interleave."""
+    fake = tmp_path / "solvitaire-stand-in"
+    fake.write_text("#!/bin/sh\n"
+                    'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
+                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --classify ] && [ "$4" = --timeout ] '
+                    '&& [ "$5" = 5000 ] && [ -s "$6" ] || exit 9\n'
+                    f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
+    fake.chmod(0o755)
+    targets = [Target("canfield")]
+    config = Config(targets=targets, seeds=seed_plan(["1-3"], targets), engines=["dfs"], peers=True,
+                    limits=Limits(timeout=5.0), peer_paths={"solvitaire": str(fake)}, command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    g = {x["runner"]: x for x in out.report["groups"]}["solvitaire"]
+    assert (g["version"], g["deals"], g["lost"], g["median_nodes"]) == ("9.9.9", 3, 3, 12176)
+    summary = (tmp_path / "run" / "bench.md").read_text().split("## Summary", 1)[1].split("## Results")[0]
+    assert "| canfield | 3 |" in summary and "solvitaire 0/3/0" in summary
+    ran = [(r["runner"], r["seed"]) for r in deals_of(tmp_path / "run")]
+    assert ran == [(runner, seed) for seed in (1, 2, 3) for runner in ("dfs", "solvitaire")]  # interleaved
+
+
+def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
+    targets = [Target("freecell")]
+    for paths, message in (({"nobody": "/bin/sh"}, "expected a peer named"),
+                           ({"solvitaire": str(tmp_path / "missing")}, "not an executable file")):
+        config = Config(targets=targets, seeds=seed_plan(["1"], targets), peers=True, peer_paths=paths)
+        with pytest.raises(InputError, match=message):
+            session.check(config)
+
+
+def test_solvitaires_printed_solution_replays_through_our_referee():
+    """The positions Solvitaire printed for its win of its own '-test-free-cell' deal 2 (its
+    random 2, our solvitaire generator's seed 2), read as moves, replay to a win."""
+    from solver import solvitaire
+    from solver.bench.disagree import replay_steps
+
+    rules = {"tableau piles": {"count": 4, "build policy": "red-black"}, "cells": {"count": 1}, "max rank": 4}
+    lay = solvitaire.rules_to_layout(rules, "t.json", "t")
+    lay = replace(lay, deal=replace(lay.deal, generator="solvitaire"))
+    deal = solvitaire.deal_from_seed(lay, 2)
+    steps = peers.solvitaire_steps(peers.solvitaire_states((DATA / "solvitaire-solved.txt").read_text()))
+    assert steps is not None and len(steps) == 21
+    assert replay_steps(lay, deal, steps) is None
+    assert replay_steps(lay, deal, steps[:-1]) is not None  # one move short is no win
+
+
+def test_a_disagreement_is_replayed_and_the_bad_move_named(tmp_path):
+    """A stand-in black-hole-solver that claims Golf deal 1 (which our complete search proves
+    lost) with a first move our referee refuses: the report names that move."""
+    fake = tmp_path / "bhs-stand-in"
+    fake.write_text("#!/bin/sh\n"
+                    'if [ "$1" = --version ]; then echo "black-hole-solver version 0.0.1"; exit 0; fi\n'
+                    "printf 'Solved!\\nMove a card from stack 0 to the foundations\\n\\nInfo: Card moved is KC\\n'\n"
+                    "printf '\\n--------------------\\nTotal number of states checked is 7.\\n'\n")
+    fake.chmod(0o755)
+    targets = [Target("golf")]
+    config = Config(targets=targets, seeds=seed_plan(["1"], targets), engines=["dfs"], peers=True,
+                    peer_paths={"black-hole-solver": str(fake)}, command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    [d] = out.report["disagreements"]
+    assert (d["seed"], d["ours"], d["theirs"], d["against"]) == (1, "lost", "won", "black-hole-solver")
+    assert d["referee"].startswith("the peer's solution goes wrong: peer move 1:")
+    assert "## Disagreements" in (tmp_path / "run" / "bench.md").read_text()
+
+
+def test_large_results_are_kept_gzipped_and_read_back(tmp_path: Path, monkeypatch):
+    """A run's deals file and bench.json over the limit are kept as .gz; the report is rebuilt
+    from the gzipped deals, and the next run unpacks it and goes on without solving a deal twice."""
+    monkeypatch.setattr(store, "COMPRESS_OVER", 200)
+    targets = [Target("black-hole")]
+    config = Config(targets=targets, seeds=seed_plan(["1-3"], targets), command="test")
+    out = tmp_path / "run"
+    session.run(config, out, progress=False, plots=False)
+    assert not (out / store.DEALS).exists() and (out / "deals.jsonl.gz").exists()
+    assert not (out / "bench.json").exists() and (out / "bench.json.gz").exists()
+    records, _ = store.read_records(out / store.DEALS)
+    assert sum(r["kind"] == "deal" for r in records) == 3
+    config = Config(targets=targets, seeds=seed_plan(["1-4"], targets), command="test")
+    rep = session.run(config, out, progress=False, plots=False).report
+    assert rep["groups"][0]["deals"] == 4
+    records, _ = store.read_records(out / store.DEALS)
+    assert sorted(r["seed"] for r in records if r["kind"] == "deal") == [1, 2, 3, 4]
+    with pytest.raises(InputError, match="without its deals.jsonl"):
+        (out / "deals.jsonl.gz").rename(tmp_path / "elsewhere.gz")
+        report.prepare_out(out)

@@ -251,6 +251,22 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     capsys.readouterr()
 
 
+def test_positions_and_analysis_refuse_a_game_of_chance(tmp_path, capsys):
+    assert main(["solve", "quinze", "--seed", "3", "--json"]) in (0, 1, 5)
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "minimax"  # the family's own engine, not the patiences' portfolio
+    moves = tmp_path / "r.json"
+    moves.write_text(json.dumps(result))
+    for args in (["hint", "quinze", "--seed", "3"], ["analyse", "quinze", "--moves", str(moves)],
+                 ["solve", "quinze", "--position", str(moves)],
+                 ["deal", "quinze", "--seed", "3", "--moves", str(moves)]):
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "a game of chance is decided whole from its deal" in err, args
+    assert main(["solve", "quinze", "--seed", "3", "--jobs", "2"]) == 2
+    assert "--jobs: only --engine portfolio" in capsys.readouterr().err
+
+
 def test_solve_prints_the_line_and_exit_codes(capsys):
     codes = {main(["solve", "lansquenet", "--seed", str(s)]) for s in range(1, 12)}
     assert codes <= {0, 1, 5} and 5 in codes  # a drawn game has its own exit code

@@ -128,7 +128,7 @@ CASES: dict[str, tuple[list[str], str]] = {
     "max-ranks-too-small": (["deal", "golf", "--seed", "1", "--max-ranks", "4"],
                             r"--max-ranks 4: golf deals 36 cards at the start "
                             r"but ranks A\.\.4 make only 16"),
-    "no-seed-or-deal": (["deal", "golf"], r"give exactly one of --seed N or --deal FILE"),
+    "no-seed-or-deal": (["deal", "golf"], r"give exactly one of --seed N, --deal FILE or --position FILE"),
 }
 
 # Issue #18: the inputs a new user and a hostile one tried.  Run in-process (each in milliseconds);
@@ -171,7 +171,7 @@ HOSTILE: dict[str, tuple[list[str], str]] = {
     "db-not-sqlite": (["batch", "black-hole", "--seeds", "1", "--db", "{d}/pysol.toml"],
                       r"cannot open as a batch database|not a patience batch database"),
     "deal-json-and-board": (["deal", "freecell", "--seed", "1", "--json", "--board"],
-                            r"give at most one of --json, --board and --svg"),
+                            r"give at most one of --json, --board, --svg and --solvitaire"),
     "seed-on-a-board": (["solve", "english-33", "--seed", "5"],
                         r"--seed: layout 'english-33' has one start and no shuffle"),
     "extra-empty-stack-listing": (["deal", "freecell", "--deal", "{d}/extra.txt"],
@@ -382,7 +382,7 @@ def test_a_win_that_does_not_replay_is_an_internal_error(monkeypatch: pytest.Mon
     from solver.families.reserve import ReserveFamily
 
     monkeypatch.setattr(ReserveFamily, "replay", lambda self, layout, deal, solution: "move 1: not legal")
-    assert main(["solve", "colorado", "--seed", "7"]) == 70  # colorado #7 is won
+    assert main(["solve", "colorado", "--seed", "7", "--engine", "dfs"]) == 70  # colorado #7 is won
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1
     assert "internal error: engine dfs claimed a win" in err and "a bug" in err

@@ -47,7 +47,8 @@ def both(lay: Any, deal: Any) -> tuple[HolePosition, HoleCore]:
 
 
 def summary(out: pydfs.Outcome) -> tuple[Any, ...]:
-    return out.verdict, out.reason, out.nodes, out.moves, out.table_size, out.evictions
+    return (out.verdict, out.reason, out.nodes, out.moves, out.table_size, out.evictions, out.max_depth,
+            out.deepest, out.cuts)
 
 
 def reduced(name: str) -> list[Any]:

@@ -349,7 +349,8 @@ def test_model_features_keep_the_verdict(model, feature):
 def test_auto_decides_and_names_its_phases():
     result = solve("colorado", 2, "auto", 7)
     assert result.verdict == "won"
-    assert result.stats["phases"][-1]["engine"] == result.stats["decided_by"]
+    assert result.stats["phases"][-1]["engine"] == result.stats["part"]
+    assert result.stats["decided_by"] == result.stats["phases"][-1]["decided_by"]
 
 
 def test_auto_falls_back_to_the_dfs_when_cpsat_has_no_model():

@@ -2,10 +2,11 @@
 
 Every ``import`` statement counts, those inside functions too.  Layers, bottom up:
 
-    ground     cards, errors, result, limits, schema, layout, deal, describe, seeds, files, fingerprint
+    ground     cards, errors, result, limits, schema, layout, deal, positions, describe, seeds, files,
+               fingerprint, solvitaire
     families   solver.families.*   (each family may use ground and families/base, card, cpsat)
     engines    solver.engines.*, solver.core
-    services   api, batch, graph, bench.*, draw*
+    services   api, analysis, batch, graph, bench.*, draw*
     face       cli, commands.*, options, live, __main__
 
 A module may import from its own layer or below; the graph of modules must have no cycle.
@@ -24,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver"
 
 LAYERS = ["ground", "families", "engines", "services", "face"]
-GROUND = {"cards", "errors", "result", "limits", "schema", "layout", "deal", "describe", "seeds", "files",
-          "fingerprint", "__init__"}
-SERVICES = {"api", "batch", "graph", "bench", "draw", "view"}
+GROUND = {"cards", "errors", "result", "limits", "schema", "layout", "deal", "positions", "describe", "seeds", "files",
+          "fingerprint", "solvitaire", "__init__"}
+SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",
                          "solver.families.cpsat", "solver.families.brute", "solver.families.core"}

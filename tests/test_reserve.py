@@ -103,7 +103,7 @@ def test_won_deal_replays_and_a_corrupted_move_is_caught():
 
 
 def test_a_node_limit_gives_unknown_and_says_so():
-    res = api.solve("debutante", seed=3, limits=Limits(max_nodes=50))
+    res = api.solve("debutante", seed=55, limits=Limits(max_nodes=50))
     assert res.verdict == "unknown" and res.reason == "max-nodes 50"
 
 
@@ -126,7 +126,7 @@ def test_counting_bound_proves_a_forty_first_card_loss():
 
 
 def test_memory_bound_evicts_but_keeps_the_verdict():
-    lay = small("debutante", 5, 3)
+    lay = small("debutante", 6, 4)
     evicted = 0
     for seed in range(1, 11):
         deal = deals.from_seed(lay, seed)

@@ -308,9 +308,11 @@ def test_push_then_pop_restores(name, seed, picks):
 
 
 def reduced(name: str, max_rank: int, deal: list[int], face_down: list[int] | None = None,
-            cells: int | None = None, cells_deal: int = 0, **foundations):
+            cells: int | None = None, cells_deal: int = 0, spaces: str | None = None, moves: str | None = None,
+            **foundations):
     lay = api.load_layout(name)
-    t = replace(lay.tableau, count=len(deal), deal=tuple(deal), face_down=tuple(face_down or [0] * len(deal)))
+    t = replace(lay.tableau, count=len(deal), deal=tuple(deal), face_down=tuple(face_down or [0] * len(deal)),
+                spaces=spaces or lay.tableau.spaces, moves=moves or lay.tableau.moves)
     c = replace(lay.cells, count=lay.cells.count if cells is None else cells, deal=cells_deal)
     return replace(lay, max_rank=max_rank, tableau=t, cells=c, deal=DealSpec(order=("tableau", "cells")),
                    foundations=replace(lay.foundations, **foundations), name=f"{name}-small")
@@ -327,6 +329,9 @@ SMALL = {
     "klondike-removable": reduced("klondike", 4, [1, 2, 3], [0, 1, 2], removable=True),
     "klondike-draw-1": reduced("klondike-draw-1", 4, [1, 2, 3], [0, 1, 2]),
     "two-packs-draw-1": reduced("forty-thieves", 3, [3, 3, 3, 3]),
+    # foundations.preset (Beleaguered Castle, Alpha Star): the aces start home
+    "preset-any": reduced("bakers-dozen", 5, [4, 4, 4, 4], spaces="any", preset=True),
+    "preset-suit-sequence": reduced("bakers-game", 5, [4, 4, 4, 4], cells=0, moves="sequence", preset=True),
 }
 
 
@@ -482,7 +487,8 @@ def brute_force_winnable(lay, deal, cap: int = 200_000) -> bool | None:
     down = tuple(min(t.face_down[i], max(0, len(c) - 1)) for i, c in enumerate(cols))
     cells = tuple(deal[f"cell:{i}"][0] if deal.get(f"cell:{i}") else None for i in range(lay.cells.count))
     redeals = lay.stock.redeals if lay.stock.redeals >= 0 else 99
-    start = (cols, down, cells, (0,) * nf, tuple(deal.get("stock", [])), (), redeals)
+    found0 = tuple(len(deal.get(f"foundation:{i}", [])) for i in range(nf))  # preset aces
+    start = (cols, down, cells, found0, tuple(deal.get("stock", [])), (), redeals)
 
     def successors(s):
         cols, down, cells, found, stock, waste, rd = s
@@ -584,6 +590,8 @@ TINY = {
     "klondike-draw-1": reduced("klondike-draw-1", 4, [1, 2, 3], [0, 1, 2]),
     "klondike-removable": reduced("klondike", 4, [1, 2, 3], [0, 1, 2], removable=True),
     "two-packs-draw-1": reduced("forty-thieves", 2, [2, 2, 2]),
+    "preset-any": reduced("bakers-dozen", 4, [3, 3, 3, 3], spaces="any", preset=True),
+    "preset-suit-sequence": reduced("bakers-game", 4, [3, 3, 3, 3], cells=0, moves="sequence", preset=True),
 }
 
 
@@ -609,6 +617,8 @@ BLOCKED_VARIANTS = {  # every rule the blocked bound meets (it runs only without
     "canfield-5": api.load_layout("canfield", max_rank=5),
     "canfield-6": api.load_layout("canfield", max_rank=6),
     "bakers-dozen-4": api.load_layout("bakers-dozen", max_rank=4),
+    "preset-any": SMALL["preset-any"],
+    "preset-suit-sequence": SMALL["preset-suit-sequence"],
 }
 
 

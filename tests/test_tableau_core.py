@@ -36,7 +36,8 @@ if os.environ.get("PATIENCE_REQUIRE_COMPILED") != "1":
 from solver.families.tableau._core import TableauCore  # noqa: E402
 
 LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
-           "forty-thieves", "klondike", "klondike-draw-1", "canfield"]
+           "forty-thieves", "klondike", "klondike-draw-1", "canfield",
+           "beleaguered-castle", "fan", "gargantua"]  # preset aces; 18 columns; two packs, removable
 
 # Reduced decks, every layout: complete searches of a few hundred nodes, won and lost.
 REDUCED = dict(SMALL)

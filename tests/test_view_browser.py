@@ -53,13 +53,18 @@ def _page(browser: Any, tmp_path: Path, name: str, seed: int | None, max_rank: i
     result = api.solve(api.load_layout(name, max_rank), seed=seed, limits=Limits(timeout=60))
     src, html = tmp_path / "result.json", tmp_path / "page.html"
     src.write_text(json.dumps(result.to_json()))
+    return (*_open(browser, src, html), result)
+
+
+def _open(browser: Any, src: Path, html: Path) -> tuple[Any, list[str]]:
+    """Write the page of ``src`` with the command line and open it; the errors it logs."""
     assert main(["view", str(src), "--out", str(html)]) == 0
     page = browser.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(html.as_uri())
-    return page, errors, result
+    return page, errors
 
 
 def _stacks_shown(page: Any) -> list[str]:
@@ -118,5 +123,54 @@ def test_a_lost_result_shows_the_deal_and_its_verdict(browser: Any, tmp_path: Pa
     assert not page.is_visible(".controls") and page.locator(".frame.on use.card").count() == 52
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#counter") == "0 / 0"
+    assert errors == []
+    page.close()
+
+
+def test_an_analysis_opens_on_its_first_losing_move_and_steps_through_the_winning_line(browser: Any,
+                                                                                      tmp_path: Path) -> None:
+    layout = api.load_layout("debutante", 5)
+    deal = api.make_deal(layout, seed=4)
+    line = api.solve(layout, deal=deal).solution or []
+    # the solver's line, then a card put where it buries another: lost at once (see test_analysis)
+    game = None
+    for k in range(len(line)):
+        at = api.position_after(layout, deal, line[:k])
+        for stack in (f"reserve:{i}" for i in range(layout.reserve.count)):
+            move = {**line[k], "to": stack}
+            if line[k]["from"] != "stock" or move == line[k]:
+                continue
+            try:
+                after = api.position_after(layout, at, [move])
+            except Exception:
+                continue
+            if api.solve(layout, deal=after, limits=Limits(max_nodes=20_000)).verdict == "lost":
+                game = [*line[:k], move]
+                break
+        if game:
+            break
+    assert game is not None
+    (tmp_path / "game.json").write_text(json.dumps(game))
+    src, html = tmp_path / "a.json", tmp_path / "a.html"
+    assert main(["analyse", "debutante", "--max-ranks", "5", "--seed", "4", "--moves", str(tmp_path / "game.json"),
+                 "--json", "--out", str(src)]) == 1
+    analysis = json.loads(src.read_text())
+    first, at = analysis["first_losing_move"], analysis["winning_line_from"]
+    assert first == len(game) - 1 and at == first
+    page, errors = _open(browser, src, html)
+    n = len(game)
+    assert page.inner_text("#counter") == f"{first + 1} / {n}"
+    assert page.locator("#moves li.on").get_attribute("class") == "lost losing on"
+    assert "can no longer be won" in page.inner_text("#now")
+    page.click("#swap")
+    m = len(analysis["winning_line"])
+    assert page.is_visible("#line") and not page.is_visible("#moves")
+    assert page.inner_text("#counter") == f"0 / {m}"
+    assert page.inner_text("#now").startswith(f"The position after move {at}")
+    page.keyboard.press("End")
+    shown = _stacks_shown(page)
+    assert page.inner_text("#counter") == f"{m} / {m}" and shown and all(s.startswith("foundation") for s in shown)
+    page.click("#swap")
+    assert page.is_visible("#moves") and page.inner_text("#counter") == f"{at} / {n}"
     assert errors == []
     page.close()

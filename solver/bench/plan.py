@@ -88,6 +88,7 @@ class Config:
     jobs: int = 1
     peers: bool = False
     fc_solve_args: list[str] = field(default_factory=list)  # extra fc-solve arguments, e.g. ["-l", "lg"]
+    peer_paths: dict[str, str] = field(default_factory=dict)  # a peer's program where PATH does not find it
     perft: bool = False
     perft_playouts: int = 100
     notes: list[str] = field(default_factory=list)  # the user's notes for the report (--note)
@@ -108,7 +109,8 @@ class Config:
                 "seeds": {label: ranges(seeds) for label, seeds in self.seeds.items()},
                 "engines": self.engines, "cores": self.cores,
                 "limits": limits_json(self.limits), "jobs": self.jobs, "peers": self.peers,
-                "fc_solve_args": self.fc_solve_args, "perft": self.perft, "perft_playouts": self.perft_playouts,
+                "fc_solve_args": self.fc_solve_args, "peer_paths": self.peer_paths, "perft": self.perft,
+                "perft_playouts": self.perft_playouts,
                 "notes": self.notes, "command": self.command}
 
 

@@ -1,5 +1,7 @@
 """A benchmark written out: ``bench.json`` (everything, every deal) and ``bench.md`` (tables, plots).
 
+A ``bench.json`` over 1 MiB is written gzipped (``bench.json.gz``, ``store.compress_if_large``).
+
 Both are built from the deals file alone (``store.py``) and the run's plan, so they can be
 rebuilt at any time from whatever deals have finished: after each group, after Ctrl-C, and by
 rerunning the command.  Each file is written to a temporary name and renamed into place, so
@@ -16,7 +18,7 @@ from typing import Any
 from ..errors import InputError
 from .machine import busy_notes
 from .plan import Config, Group, ranges
-from .store import DEALS, deal_key
+from .store import DEALS, compress_if_large, deal_key, gz
 from .summary import compare, summarize
 
 FORMAT = "patience-bench"
@@ -29,6 +31,8 @@ RESULT_COLUMNS = ["layout", "runner", "deals", "won", "lost", "unknown", "decide
 COMPARE_COLUMNS = ["layout", "runner", "against", "deals", "both_decided", "disagree", "median_s",
                    "against_median_s", "time_ratio", "median_cpu_s", "against_median_cpu_s", "cpu_ratio",
                    "nodes_per_s_ratio", "same_nodes"]
+ARGUMENT_COLUMNS = ["layout", "runner", "lost", "lost_by", "unknown", "unknown_median_depth",
+                    "unknown_median_nodes", "unknown_median_slack"]
 SESSION_COLUMNS = ["session", "started", "commit", "jobs", "load_at_start", "load_at_end", "deals", "ended"]
 PERFT_COLUMNS = ["layout", "playouts", "positions", "mean_branching", "mean_playout", "positions_per_s",
                  "moves_per_s", "push_pop_per_s", "keys_per_s", "us_per_position"]
@@ -41,7 +45,8 @@ def prepare_out(folder: str | Path) -> Path:
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out}: is a file; expected a folder")
-    if not (out / DEALS).exists() and any((out / name).exists() for name in REPORT_FILES):
+    has_deals = (out / DEALS).exists() or gz(out / DEALS).exists()
+    if not has_deals and any((out / name).exists() or gz(out / name).exists() for name in REPORT_FILES):
         raise InputError(f"--out {out}: holds the report of an earlier benchmark without its {DEALS}; "
                          f"it is not overwritten: give another --out")
     try:
@@ -118,6 +123,8 @@ def build(config: Config, groups: list[Group], records: list[dict[str, Any]], no
         "warnings": warnings(runs), "planned": planned, "finished": finished, "complete": finished == planned,
         "outside_plan": sum(k not in in_plan for k in stored),
         "groups": out_groups, "comparisons": comparisons(out_groups),
+        "disagreements": [{k: v for k, v in r.items() if k not in ("kind", "session")} for r in records
+                          if r["kind"] == "disagreement"],
         "perft": [{k: v for k, v in perft[t.label].items() if k not in ("kind", "session")}
                   for t in config.targets if t.label in perft],
         "notes": [*config.notes, *notes],
@@ -184,6 +191,28 @@ def result_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per layout with a peer: our first engine against every peer, in one row."""
+    out = []
+    groups = [g for g in report["groups"] if g["unsupported"] is None and g["rows"]]
+    for layout in dict.fromkeys(g["layout"] for g in groups):
+        ours = [g for g in groups if g["layout"] == layout and not g["peer"]]
+        peers = [g for g in groups if g["layout"] == layout and g["peer"]]
+        if not ours or not peers:
+            continue
+        g = ours[0]
+        pairs = {c["against"]: c for c in report["comparisons"]
+                 if c["layout"] == layout and c["runner"] == g["runner"] and c["kind"] == "peer"}
+        out.append({
+            "layout": layout, "deals": g["deals"], "ours": f"{g['won']}/{g['lost']}/{g['unknown']}",
+            "median_s": g["median_s"],
+            "peers": "; ".join(f"{p['runner']} {p['won']}/{p['lost']}/{p['unknown']}" for p in peers),
+            "disagree": sum(len(pairs[p["runner"]]["disagree"]) for p in peers if p["runner"] in pairs),
+            "time_ratio": "; ".join(f"{pairs[p['runner']]['time_ratio']}" for p in peers if p["runner"] in pairs),
+        })
+    return out
+
+
 def markdown(report: dict[str, Any]) -> str:
     cfg = report["config"]
     m = report["machine"] or {}
@@ -204,6 +233,14 @@ def markdown(report: dict[str, Any]) -> str:
         md += [f"**Warning:** {w}.", ""]
     md += ["## Sessions", "", "Each run of the command into this folder; the load is the 1-minute load average.", "",
            markdown_table(report["sessions"], SESSION_COLUMNS)]
+    summary = summary_rows(report)
+    if summary:
+        md += ["## Summary", "",
+               "One row per layout: our first engine's verdicts (won/lost/unknown) and median seconds per decided "
+               "deal, each peer's verdicts, the deals both decided differently, and the ratio of our median "
+               "seconds to the peer's on the deals both decided (below 1: ours is faster). The tables below give "
+               "every runner in full; bench.json every deal.", "",
+               markdown_table(summary, ["layout", "deals", "ours", "median_s", "peers", "disagree", "time_ratio"])]
     rows = result_rows(report)
     md += ["## Results", "",
            "Per layout and runner (an engine, `engine/core` with `--cores`, or a peer). Shares are of all deals; "
@@ -214,6 +251,16 @@ def markdown(report: dict[str, Any]) -> str:
            "as a process: of that process). CP-SAT's nodes are its search branches and a peer's its "
            "iterations: compare them only with their own kind.", "",
            markdown_table(rows, RESULT_COLUMNS) if rows else "Nothing ran.\n"]
+    argued = [{**r, "lost_by": "; ".join(f"{arg} {n}" for arg, n in (r.get("lost_by") or {}).items()) or None}
+              for r in rows if r["lost"] or r["unknown"]]
+    if argued:
+        md += ["## Losses by argument, unknowns by depth", "",
+               "What proved each lost deal (`search`: a search that exhausted every position; `bound at the "
+               "deal (NAME)`: a sound bound cut the deal before any move; `cp-sat`: the model is infeasible), "
+               "and for the unknown deals the medians of the deepest depth reached (moves from the deal), of "
+               "the nodes, and of the slack of the family's bound at the deal (cards more it could take before "
+               "proving the deal lost), over the deals that recorded them.", "",
+               markdown_table(argued, ARGUMENT_COLUMNS)]
     unsupported = [g for g in report["groups"] if g["unsupported"] is not None]
     if unsupported:
         md += ["Unsupported (not run):", ""] + [f"- {g['layout']} / {g['runner']}: {g['unsupported']}"
@@ -227,6 +274,13 @@ def markdown(report: dict[str, Any]) -> str:
                "of one engine, nodes_per_s_ratio is the speed-up of the search and same_nodes counts the deals "
                "on which both searched exactly as many nodes.", "",
                markdown_table(report["comparisons"], COMPARE_COLUMNS)]
+    if report.get("disagreements"):
+        md += ["## Disagreements", "",
+               "Each deal one of our engines and a peer both decided with different verdicts, replayed through "
+               "our referee (our win is replayed before it is reported; a peer's win is read from its output "
+               "and played move by move, the first move the referee refuses named).", "",
+               markdown_table(report["disagreements"], ["layout", "seed", "runner", "ours", "against", "theirs",
+                                                        "referee"])]
     peer_groups = [g for g in report["groups"] if g["peer"]]
     if cfg["peers"]:
         md += ["## Peers", ""]
@@ -270,5 +324,7 @@ def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
     else:
         report["plots"], report["plots_note"] = [], "Plots skipped (--no-plots)."
     _write_atomic(out / "bench.json", json.dumps(report, indent=1) + "\n")
+    gz(out / "bench.json").unlink(missing_ok=True)
+    bench_json = compress_if_large(out / "bench.json")
     _write_atomic(out / "bench.md", markdown(report))
-    return [out / "bench.json", out / "bench.md", *written]
+    return [bench_json, out / "bench.md", *written]

@@ -9,6 +9,7 @@ skips that, and the next run of the same command rebuilds them.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -20,12 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engines import USES_JOBS
+from ..engines.parallel import cores
 from ..errors import InputError, UnsupportedError
 from .machine import busy_warning, load_average, machine
 from .plan import Config, Group, Runner, limits_json, load
 from .report import build, prepare_out, write
-from .runner import peer_deal, run_group, solve_deal
-from .store import DealStore
+from .runner import Stream, peer_deal, run_interleaved, solve_deal
+from .store import DealStore, compress_if_large, read_records
 
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
@@ -42,6 +45,13 @@ def check(config: Config) -> None:
             raise InputError(f"--engines: expected names from {', '.join(ENGINES)}, got {e!r}")
     if not config.engines and not config.peers:
         raise InputError("--engines: no engine, and no --peers: nothing to run")
+    from .peers import PEERS
+
+    for name, path in config.peer_paths.items():
+        if name not in PEERS:
+            raise InputError(f"--peer-path {name}={path}: expected a peer named {', '.join(PEERS)}")
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise InputError(f"--peer-path {name}={path}: not an executable file")
     for c in config.cores or []:
         if not (c.replace("-", "").isascii() and c.replace("-", "").isalnum()):
             raise InputError(f"--cores: expected core names such as python,compiled, got {c!r}")
@@ -70,7 +80,7 @@ def plan_groups(config: Config) -> tuple[list[Group], list[str]]:
             notes.append(f"peers for {t.label}: no peer plays this layout (peers: {', '.join(PEERS)})")
         for peer, opts in playing:
             if peer.name not in located:
-                where = peer.locate()
+                where = config.peer_paths.get(peer.name) or peer.locate()
                 located[peer.name] = (where, peer.version(where) if where else None)
             where, version = located[peer.name]
             if where is None:
@@ -96,6 +106,8 @@ def _tasks(config: Config, g: Group, seeds: list[int | None]) -> tuple[Callable[
     options: dict[str, Any] = {"workers": 1}  # one deal per core: CP-SAT gets one search worker
     if g.runner.core is not None:
         options["core"] = g.runner.core
+    if g.runner.name in USES_JOBS:  # a portfolio takes the cores left to each of the deals at once
+        options["jobs"] = max(1, cores() // config.jobs)
     return solve_deal, [(t.name, t.max_rank, s, g.runner.name, config.limits, options) for s in seeds]
 
 
@@ -158,8 +170,11 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
         stopped["by"], error = f"error: {type(e).__name__}: {e}", e
     store.append({"kind": "end", "session": session, "load_at_end": load_average(),
                   "wall_s": round(time.perf_counter() - t0, 2), "stopped": stopped["by"]})
-    report = build(config, groups, store.records, notes)
     store.close()
+    # from the file, the run's memory (a signal between a deal's line and its record in memory
+    # must not leave the tables one deal short)
+    report = build(config, groups, read_records(store.path)[0], notes)
+    compress_if_large(store.path)  # a large deals file kept gzipped (read back by every reader)
     files = write(report, out, plots=plots)
     if error is not None:
         raise error
@@ -169,35 +184,65 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
 
 def _solve(config: Config, groups: list[Group], store: DealStore, session: int, out: Path, progress: bool,
            notes: list[str]) -> None:
+    """Every layout's groups interleaved deal by deal (``run_interleaved``), the tables written
+    after each layout."""
     from tqdm import tqdm
 
     todo = {id(g): [s for s in g.seeds if g.key(s) not in store.done] for g in groups}
     with tqdm(total=sum(map(len, todo.values())), unit="deal", file=sys.stderr, disable=not progress,
               dynamic_ncols=True) as bar:
-        for g in groups:
-            seeds = todo[id(g)]
-            if not seeds:
+        for label in dict.fromkeys(g.target.label for g in groups):
+            mine = [g for g in groups if g.target.label == label and todo[id(g)]]
+            if not mine:
                 continue
-            bar.set_description(f"{g.target.label} {g.runner.label}")
-            finished = 0
+            bar.set_description(label)
+            streams: list[Stream] = []
+            for g in mine:
+                finished = [0]
 
-            def on_row(row: dict[str, Any], g: Group = g) -> bool:
-                nonlocal finished
-                if "unsupported" in row:
-                    g.unsupported = row["unsupported"]
-                    return False
-                store.append({"kind": "deal", "session": session, "layout": g.target.label,
-                              "rules_version": g.rules_version, "runner": g.runner.label, **row})
-                finished += 1
-                bar.update()
-                return True
+                def on_row(row: dict[str, Any], g: Group = g, finished: list[int] = finished) -> bool:
+                    if "unsupported" in row:
+                        g.unsupported = row["unsupported"]
+                        bar.total -= len(todo[id(g)]) - finished[0]
+                        bar.refresh()
+                        return False
+                    store.append({"kind": "deal", "session": session, "layout": g.target.label,
+                                  "rules_version": g.rules_version, "runner": g.runner.label, **row})
+                    finished[0] += 1
+                    bar.update()
+                    return True
 
-            fn, tasks = _tasks(config, g, seeds)
-            run_group(fn, tasks, config.jobs, on_row)
-            if g.unsupported is not None:
-                bar.total -= len(seeds) - finished
-                bar.refresh()
+                fn, tasks = _tasks(config, g, todo[id(g)])
+                streams.append((fn, tasks, on_row))
+            run_interleaved(streams, config.jobs)
+            _disagreements(config, mine, store, session)
             write(build(config, groups, store.records, notes), out, plots=False)  # the tables so far
+
+
+def _disagreements(config: Config, groups: list[Group], store: DealStore, session: int) -> None:
+    """Each deal one of our engines and a peer decided differently, replayed through our referee
+    (``disagree.check``) and stored, once."""
+    from .disagree import check
+
+    rows = {}
+    for r in store.records:
+        if r["kind"] == "deal":
+            rows[(r["layout"], r["runner"], r["seed"])] = r
+    seen = {(r["layout"], r["runner"], r["against"], r["seed"]) for r in store.records
+            if r["kind"] == "disagreement"}
+    ours = [g for g in groups if not g.runner.peer]
+    for p in [g for g in groups if g.runner.peer and g.where is not None]:
+        for g in ours:
+            for seed in p.seeds:
+                a = rows.get((g.target.label, g.runner.label, seed))
+                b = rows.get((p.target.label, p.runner.label, seed))
+                decided = a is not None and b is not None and {a["verdict"], b["verdict"]} == {"won", "lost"}
+                if not decided or (g.target.label, g.runner.label, p.runner.label, seed) in seen:
+                    continue
+                assert a is not None and b is not None and p.where is not None
+                record = check(g.target.label, g.target.name, g.target.max_rank, seed,
+                               {**a, "runner": g.runner.label}, b, p.runner.name, p.where, p.options, config.limits)
+                store.append({**record, "against": p.runner.label, "session": session})
 
 
 def _perft(config: Config, store: DealStore, session: int, notes: list[str]) -> None:

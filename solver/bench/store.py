@@ -14,19 +14,24 @@ line that a kill cut short is dropped when the file is next opened.  Rerunning t
 same command skips the deals already here, and a deal already here is never
 added again, so none is counted twice.  A lock keeps a second run out of the folder
 while one writes to it.  The tables (``bench.json``, ``bench.md``) are always
-rebuilt from this file.
+rebuilt from this file.  Once a run ends, a deals file over 1 MiB is kept gzipped
+(``deals.jsonl.gz``); every reader reads either, and the next run unpacks it to go on.
 """
 
 from __future__ import annotations
 
 import fcntl
+import gzip
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InputError
 
 DEALS = "deals.jsonl"
+COMPRESS_OVER = 1 << 20  # bytes: a finished run's deals file (or bench.json) larger than this is kept gzipped
 FORMAT = "patience-bench-deals"
 VERSION = 1
 
@@ -37,10 +42,35 @@ def deal_key(record: dict[str, Any]) -> Key:
     return record["layout"], record["rules_version"], record["runner"], record["seed"]
 
 
+def gz(path: Path) -> Path:
+    return path.with_name(path.name + ".gz")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file at ``path``, or its gzipped copy ``path.gz`` read back (results over
+    ``COMPRESS_OVER`` are kept compressed)."""
+    if not path.exists() and gz(path).exists():
+        return gzip.decompress(gz(path).read_bytes())
+    return path.read_bytes()
+
+
+def compress_if_large(path: Path) -> Path:
+    """Replace ``path`` by ``path.gz`` when it is over ``COMPRESS_OVER`` bytes (the gzipped copy is
+    written whole under a temporary name first); the path that holds it now."""
+    if not path.exists() or path.stat().st_size <= COMPRESS_OVER:
+        return path
+    tmp = path.with_name(f".{path.name}.gz.tmp")
+    with open(path, "rb") as src, gzip.GzipFile(tmp, "wb", mtime=0) as dst:
+        shutil.copyfileobj(src, dst)
+    os.replace(tmp, gz(path))
+    path.unlink()
+    return gz(path)
+
+
 def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The records of a deals file, and the length in bytes of its whole lines (a last
-    line without its newline was cut short by a kill: it is left out)."""
-    data = path.read_bytes()
+    """The records of a deals file (or of its gzipped copy), and the length in bytes of its
+    whole lines (a last line without its newline was cut short by a kill: it is left out)."""
+    data = read_bytes(path)
     whole = data.rfind(b"\n") + 1
     records = []
     for number, line in enumerate(data[:whole].decode("utf-8", errors="replace").splitlines(), 1):
@@ -66,7 +96,13 @@ class DealStore:
         self._file: IO[str] | None = None
 
     def open(self) -> None:
-        """Open (or create) the file, lock it, read what is there, drop a line cut short."""
+        """Open (or create) the file, lock it, read what is there, drop a line cut short.  A
+        finished run's gzipped deals file is unpacked first, to go on with it."""
+        if not self.path.exists() and gz(self.path).exists():
+            tmp = self.path.with_name(f".{self.path.name}.tmp")
+            tmp.write_bytes(read_bytes(self.path))
+            os.replace(tmp, self.path)
+            gz(self.path).unlink()
         existed = self.path.exists()
         try:
             f = self.path.open("a+", encoding="utf-8")

@@ -5,7 +5,9 @@ by a limit measures the limit, not the solver.  Shares are of all deals; the won
 share's 95% Wilson interval counts every unknown (and every failed peer run) as lost
 at its low end and as won at its high end, so it holds whatever they turn out to be.
 ``nodes_per_s`` is all nodes over all seconds, undecided deals included: the speed of
-the search, whatever it found.
+the search, whatever it found.  ``lost_by`` counts the lost deals by the argument that proved
+them, and the unknowns' medians say how far their searches got (``solver.batch.breakdown``; a
+row recorded before these figures has its loss read from its reason, and no depth).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from ..batch import percentile, won_interval
+from ..batch import breakdown, percentile, won_interval
 
 DECIDED = ("won", "lost")
 
@@ -48,6 +50,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "nodes_per_s": round(total_nodes / total_s) if total_s > 0 and total_nodes else None,
         "cpu_s": _r(sum(r.get("cpu_s") or 0.0 for r in rows), 3),
         "peak_mb": max((r.get("peak_mb") or 0.0 for r in rows), default=None),
+        **breakdown((r["verdict"], r.get("reason"), r.get("nodes"), r) for r in rows),
     }
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..families import family_of
-from ..options import add_layout, nonnegative_int, positive_int, positive_workers, random_seed
+from ..options import add_layout, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
 from .solve import add_core, add_limits, engine_options, engines_epilog, limits_from
 
@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_core(p)
     p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
+    p.add_argument("--portfolio-jobs", type=positive_workers, default=None, metavar="N",
+                   help="--engine portfolio: its parts run at once per deal, each in its own process (default: "
+                        "the cores left to each of the --jobs deals, at least 1, which makes it the dfs engine "
+                        "when there are as many jobs as cores)")
     p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="fix the CP-SAT random seed and run deterministically")
     p.add_argument("--db", metavar="FILE",
@@ -103,13 +107,16 @@ def run_batch(args: argparse.Namespace) -> int:
 
     from .. import api, batch, engines
 
-    layout = api.load_layout(args.layout, args.max_ranks, args.settings)
+    layout = api.load_layout(layout_arg(args), args.max_ranks, args.settings)
     if set(family_of(layout).verdicts) - set(batch.VERDICTS):
         raise InputError(f"layout {layout.name!r}: its games may also end drawn, which a batch database does "
                          "not store; decide its deals with `patience solve`, or measure them with "
                          "`python -m benchmarks chance`")
     if args.engine not in engines.ENGINES:
         raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
+    if args.portfolio_jobs is not None and args.engine not in engines.USES_JOBS:
+        raise InputError(f"--portfolio-jobs: only for --engine {' or '.join(sorted(engines.USES_JOBS))}, "
+                         f"not --engine {args.engine}")
     if args.engine in ("cpsat", "both"):
         family_of(layout).cpsat_model(layout)  # UnsupportedError now, not from the first deal
     if args.db is not None and not args.db.strip():
@@ -137,12 +144,15 @@ def run_batch(args: argparse.Namespace) -> int:
                 jobs = local_jobs(args.jobs, len(todo))
                 window = 2 * jobs
                 executor = batch.process_pool(jobs)
+            options = engine_options(args)
+            if args.engine in engines.USES_JOBS:
+                options["jobs"] = args.portfolio_jobs or max(1, batch.default_jobs() // jobs)
             with executor as ex:
-                batch.run_batch(ex, window, layout, todo, args.engine, limits, store, progress,
-                                engine_options(args))
+                batch.run_batch(ex, window, layout, todo, args.engine, limits, store, progress, options)
         wall = time.perf_counter() - t0
         requested = set(seeds)
         rows = [(v, secs) for seed, v, secs in store.rows(args.engine) if seed in requested]
+        details = [d[1:] for d in store.details(args.engine) if d[0] in requested]
     except KeyboardInterrupt:
         print(f"patience: interrupted; {stored_note(progress, store)}", file=sys.stderr)
         return 130
@@ -164,7 +174,7 @@ def run_batch(args: argparse.Namespace) -> int:
             client.close()
     summary = {"layout": layout.name, "rules_version": layout.rules_version,
                "fingerprint": store.meta["fingerprint"], "engine": args.engine,
-               **batch.summarize(rows),
+               **batch.summarize(rows), **batch.breakdown(details),
                "run": {"db": str(store.path), "solved": len(todo), "skipped": len(seeds) - len(todo),
                        "jobs": jobs, "wall_seconds": round(wall, 3),
                        "executor": "dask" if client is not None else "processes"}}

@@ -41,7 +41,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck (ranks A..R) for every LAYOUT given without @R")
     p.add_argument("--peers", action=argparse.BooleanOptionalAction, default=False,
-                   help="also run every installed peer that plays a layout (fc-solve, freecell-solver)")
+                   help="also run every installed peer that plays a layout (fc-solve, freecell-solver, solvitaire, "
+                        "black-hole-solver)")
+    p.add_argument("--peer-path", action="append", default=[], metavar="NAME=PATH",
+                   help="where a peer's program is when PATH does not find it, e.g. "
+                        "solvitaire=/opt/solvitaire/solvitaire (repeatable)")
     p.add_argument("--fc-solve-args", default="", metavar="ARGS",
                    help="more arguments for the Freecell Solver peers, e.g. '-l lg' (its fastest preset); "
                         "default: none, its default scan")
@@ -69,6 +73,18 @@ def _list(text: str, option: str) -> list[str]:
     return items
 
 
+def _peer_paths(specs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, eq, path = spec.partition("=")
+        if not eq or not name or not path:
+            raise InputError(f"--peer-path {spec!r}: expected NAME=PATH, e.g. solvitaire=/opt/bin/solvitaire")
+        if name in out:
+            raise InputError(f"--peer-path {spec!r}: the path of {name!r} is given twice")
+        out[name] = path
+    return out
+
+
 def _split(text: str) -> list[str]:
     try:
         return shlex.split(text)
@@ -89,7 +105,8 @@ def config_from(args: argparse.Namespace) -> Any:
         targets=targets, seeds=bench.seed_plan(args.seeds or [], targets),
         engines=_list(args.engines, "--engines") if args.engines else [],
         cores=_list(args.cores, "--cores") if args.cores else None, limits=limits_from(args), jobs=args.jobs,
-        peers=args.peers, fc_solve_args=_split(args.fc_solve_args), perft=args.perft,
+        peers=args.peers, fc_solve_args=_split(args.fc_solve_args), peer_paths=_peer_paths(args.peer_path),
+        perft=args.perft,
         perft_playouts=args.perft_playouts, notes=list(args.note), command=command_line(args))
 
 
@@ -110,6 +127,8 @@ def command_line(args: argparse.Namespace) -> str:
         words.append("--peers")
         if args.fc_solve_args:
             words += ["--fc-solve-args", args.fc_solve_args]
+        for spec in args.peer_path:
+            words += ["--peer-path", spec]
     if args.perft:
         words += ["--perft", "--perft-playouts", str(args.perft_playouts)]
     for note in args.note:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 
+from .. import api
 from ..errors import InputError
 from ..families import family_of, load_layout
-from ..options import add_deal_source, add_layout, add_out, emit, load
+from ..files import shown
+from ..layout import Layout
+from ..options import add_deal_source, add_layout, add_moves, add_out, emit, load
 from ..schema import builtin_names
 
 
@@ -19,12 +22,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_layout(p)
     p.set_defaults(handler=run_show)
 
-    p = sub.add_parser("deal", help="print a deal")
+    p = sub.add_parser("deal", help="print a deal, or the position after some moves",
+                       description="Print a deal; with --moves, the position after those moves (played by the "
+                                   "referee: an illegal move is named with its index), in the position format "
+                                   "that --position reads (docs/positions.md); with --position, that position.")
     add_layout(p)
     add_deal_source(p)
-    p.add_argument("--json", action="store_true", help="print the deal as JSON (the result contract's deal)")
+    add_moves(p, False, "print the position after these moves")
+    p.add_argument("--json", action="store_true",
+                   help="print the deal as JSON (the result contract's deal; a position's JSON for a position)")
     p.add_argument("--board", action="store_true", help="print the deal in the fc-solve board format")
     p.add_argument("--svg", action="store_true", help="print the deal as a picture (SVG)")
+    p.add_argument("--solvitaire", action="store_true",
+                   help="print the deal as Solvitaire's deal file (JSON, read back by --deal)")
     add_out(p, "the deal")
     p.set_defaults(handler=run_deal)
 
@@ -45,20 +55,37 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_deal(args: argparse.Namespace) -> int:
+    if sum((args.json, args.board, args.svg, args.solvitaire)) > 1:
+        raise InputError("give at most one of --json, --board, --svg and --solvitaire")
     layout, deal = load(args)
-    if sum((args.json, args.board, args.svg)) > 1:
-        raise InputError("give at most one of --json, --board and --svg")
     family = family_of(layout)
+    moves = None
+    if args.moves is not None:
+        moves = api.read_moves(args.moves)
+        deal = family.position_after(layout, deal, moves, shown(args.moves))
+    shown_as = api.DrawableDeal(layout, deal, args.seed, len(moves) if moves is not None else None)
     if args.svg:
         from .. import draw
 
         where = f" #{args.seed}" if args.seed is not None else f" ({args.deal})" if args.deal else ""
-        text = draw.deal_svg(layout, deal, title=f"{layout.title}{where}")
+        after = f", after move {len(moves)}" if moves else ""
+        text = draw.deal_svg(layout, deal, title=f"{layout.title}{where}{after}")
     elif args.json:
-        text = json.dumps(family.deal_to_json(layout, deal))
+        text = json.dumps(shown_as.to_json())
+    elif args.solvitaire:
+        from ..solvitaire import deal_to_json
+
+        if not isinstance(layout, Layout) or layout.family not in ("tableau", "hole"):
+            raise InputError(f"--solvitaire: Solvitaire plays no game of the {layout.family} family")
+        if not shown_as.is_deal:
+            raise InputError("--solvitaire: Solvitaire's deal files hold deals, not positions part-way through a game")
+        text = json.dumps(deal_to_json(layout, deal), indent=1)
     elif args.board:
+        if not shown_as.is_deal:
+            raise InputError("--board: the board format holds deals, not positions part-way through a game; "
+                             "use the listing or --json")
         text = family.deal_to_board(layout, deal)
     else:
-        text = family.deal_to_text(layout, deal)
+        text = shown_as.text()
     emit(text, args.out)
     return 0

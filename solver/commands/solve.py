@@ -9,12 +9,12 @@ import textwrap
 from typing import Any
 
 from .. import api
-from ..engines import DESCRIPTIONS, ENGINES
+from ..engines import DESCRIPTIONS, ENGINES, USES_JOBS
 from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
-from ..files import RESULT_LIMIT, read_text, shown
+from ..files import RESULT_LIMIT, parse_json, read_text, shown
 from ..limits import Limits
 from ..live import LiveLine
 from ..options import (
@@ -24,7 +24,9 @@ from ..options import (
     load,
     memory_size,
     nonnegative_int,
+    positive_workers,
     random_seed,
+    recorded_layout,
     seconds_or_none,
     workers,
 )
@@ -42,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_layout(p)
     add_deal_source(p)
     p.add_argument("--engine", default=None, choices=list(ENGINES),
-                   help="the engine (default: dfs for a patience, minimax for a game of chance; see below)")
+                   help=f"the engine (default: {DEFAULT_ENGINE} for a patience, --engine dfs for one repeatable "
+                        "search; minimax for a game of chance; see below)")
     p.add_argument("--seat", default=None, metavar="SEAT",
                    help="a game of chance: the side the verdict is for (player or banker; casino: elder or "
                         "dealer; default the first)")
@@ -50,7 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
     p.add_argument("--workers", type=workers, default=None, metavar="K",
-                   help="CP-SAT search workers (default: CP-SAT's own choice)")
+                   help="CP-SAT search workers (default: CP-SAT's own choice; in --engine portfolio, 1)")
+    p.add_argument("--jobs", type=positive_workers, default=None, metavar="N",
+                   help="--engine portfolio: how many of its parts run at once, each in its own process "
+                        "(default: every core, at most one per part)")
     p.add_argument("--random-seed", type=random_seed, default=None, metavar="S",
                    help="the random seed of CP-SAT (then run deterministically) and of the DFS's restarts")
     p.add_argument("--shortest", action="store_true",
@@ -66,6 +72,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 DEFAULT_TIMEOUT = 60.0  # seconds: `patience solve` stops by itself unless told --timeout 0
+# `patience solve`'s engine: one deal on every core (README, "Engines: one process or several").
+DEFAULT_ENGINE = "portfolio"
+
+
+def default_engine(family: Any) -> str:
+    """`patience solve`'s engine for a family: the portfolio where the family's own default is the
+    DFS (the patiences: the DFS is one of the portfolio's parts), else the family's own (minimax for
+    a game of chance, which the portfolio does not play)."""
+    return DEFAULT_ENGINE if family.default_engine == "dfs" else str(family.default_engine)
 
 
 def engines_epilog() -> str:
@@ -108,12 +123,17 @@ def engine_options(args: argparse.Namespace) -> dict:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    layout, deal = load(args)
     if getattr(args, "shortest", False):
-        return run_shortest(args, layout, deal)
+        if args.engine not in (None, "dfs"):
+            raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
+        return run_shortest(args, *load(args))
+    layout, deal = load(args)
     limits = limits_from(args)
     family = family_of(layout)
-    engine = args.engine or family.default_engine
+    engine = args.engine or default_engine(family)
+    if args.jobs is not None and engine not in USES_JOBS:
+        raise InputError(f"--jobs: only --engine {' or '.join(sorted(USES_JOBS))} runs in several processes, "
+                         f"not --engine {engine}")
     if args.seat is not None and args.seat not in family.seats(layout):
         raise InputError(f"--seat: layout {layout.name!r} has the seats {', '.join(family.seats(layout))}, "
                          f"got {args.seat!r}")
@@ -121,8 +141,11 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         with LiveLine(f"{what} ({engine}): ") as live:
             live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
+            options = engine_options(args)
+            if args.jobs is not None:
+                options["jobs"] = args.jobs
             result = api.solve(layout, seed=args.seed, deal=deal, engine=engine,
-                               limits=limits, progress=live, **engine_options(args))
+                               limits=limits, progress=live, **options)
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
             print(json.dumps(r.to_json()) if args.json else format_result(r, layout))
@@ -139,8 +162,6 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
     """``--shortest``: the breadth-first shortest win of ``solver.graph``, replayed by the referee."""
     from ..graph import solve_shortest
 
-    if args.engine not in (None, "dfs"):
-        raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     with LiveLine(f"{what} (shortest win): ") as live:
         result = solve_shortest(layout, deal, args.seed, limits_from(args), progress=live)
@@ -148,10 +169,25 @@ def run_shortest(args: argparse.Namespace, layout: Any, deal: Any) -> int:
     return result.exit_code
 
 
+def format_stat(key: str, value: Any) -> str:
+    """One statistic for the text output: a dict as ``key (name n, ...)``, a list of parts or phases
+    as ``key (name verdict, ...)``."""
+    if isinstance(value, dict):
+        return f"{key} ({', '.join(f'{k} {v}' for k, v in value.items()) or 'none'})"
+    if isinstance(value, list):
+        said = [f"{p.get('part') or p.get('engine')} "
+                f"{p.get('verdict') or next((k for k in ('failed', 'skipped', 'stopped') if k in p), '?')}"
+                for p in value if isinstance(p, dict)]
+        return f"{key} ({', '.join(said)})"
+    return f"{key} {value}"
+
+
 def format_result(result: Result, layout: Any = None) -> str:
     what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
-    stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
-    seat = f" for the {result.seat}, {result.score} with best play on both sides" if result.seat else ""
+    stats = ", ".join(format_stat(k, v) for k, v in result.stats.items())
+    seat = f" for the {result.seat}" if result.seat else ""
+    if result.score is not None:
+        seat += f", {result.score} with best play on both sides"
     head = (f"{what}: {result.verdict}{seat}" + (f" ({result.reason})" if result.reason else "")
             + f"  [{stats}]")
     lines = [head]
@@ -164,28 +200,22 @@ def format_result(result: Result, layout: Any = None) -> str:
     return "\n".join(lines)
 
 
-def read_result(path: str) -> dict[str, Any]:
+def read_result(path: str, analysis: bool = False) -> dict[str, Any]:
     """A result JSON file as ``patience solve --json`` writes it, every key checked
-    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes."""
+    (``Result.from_json``); at most ``files.RESULT_LIMIT`` bytes.  With ``analysis``, an analysis
+    (``patience analyse --json``) is passed through unchecked (``api.load_analysis`` checks it)."""
     text = read_text(path, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
     where = shown(path)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except RecursionError:
-        raise InputError(f"{where}: expected a result JSON file written by `patience solve --json`") from None
-    Result.from_json(obj, where)
+    obj = parse_json(text, where)
+    if not (analysis and isinstance(obj, dict) and obj.get("kind") == "analysis"):
+        Result.from_json(obj, where)
     return obj
 
 
 def run_verify(args: argparse.Namespace) -> int:
     path = shown(args.result)
     result = Result.from_json(read_result(args.result), path)
-    layout = args.layout
-    if args.settings:  # the layout the result was made with: --set changes the rules, and so the fingerprint
-        layout = api.load_layout(args.layout or result.layout, result.max_rank, args.settings)
-    problem = api.verify(result, layout)
+    problem = api.verify(result, recorded_layout(args, result.layout, result.max_rank))
     if problem is not None:
         print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT

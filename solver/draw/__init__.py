@@ -66,12 +66,18 @@ class Drawing:
         return glyphs.svg(width, self.height, felt + head + content, self.definitions)
 
 
-def deal_to_json(layout: Any, deal: Any) -> dict[str, list[str]]:
-    """A deal as ``api.make_deal`` gives it, in the result contract's form (card names, peg holes);
-    a deal already in that form is passed through."""
-    if isinstance(deal, dict) and all(isinstance(c, str) for cs in deal.values() for c in cs):
+def deal_to_json(layout: Any, deal: Any) -> dict[str, Any]:
+    """A deal (or a position) as ``api.make_deal`` gives it, in the result contract's form (card
+    names, peg holes; a position's JSON); one already in that form is passed through."""
+    if isinstance(deal, dict) and isinstance(deal.get("stacks"), dict):
+        return deal  # a position's JSON
+    if isinstance(deal, dict) and all(isinstance(cs, list) and all(isinstance(c, str) for c in cs)
+                                      for cs in deal.values()):
         return deal
-    return family_of(layout).deal_to_json(layout, deal)
+    family = family_of(layout)
+    if not family.is_deal(layout, deal):
+        return family.position_to_json(layout, deal)
+    return family.deal_to_json(layout, deal)
 
 
 def position_svg(layout: Any, step: Step | Table, before: Table | None = None, title: str | None = None) -> str:
@@ -110,7 +116,7 @@ def caption(result: Result, layout: Any = None) -> str:
 
 def result_svg(result: Result, layout: Any, move: int = 0) -> str:
     """The position after ``move`` moves of ``result``'s solution (0: the deal), with its caption."""
-    all_steps = steps(layout, result.deal, (result.solution or [])[:move])
+    all_steps = steps(layout, result.position or result.deal, (result.solution or [])[:move])
     before = all_steps[-2].table if len(all_steps) > 1 else None
     title = caption(result, layout) + (f", after move {move}" if move else "")
     return position_svg(layout, all_steps[-1], before, title)

@@ -77,11 +77,17 @@ def stack_names(layout: Any) -> list[str]:
     return names
 
 
-def start(layout: Any, deal: dict[str, list[str]]) -> Any:
-    """The table as dealt, from the result contract's deal (card names)."""
+def start(layout: Any, deal: dict[str, Any]) -> Any:
+    """The table as dealt, from the result contract's deal (card names); or the table at a
+    position, from its JSON (``{"stacks": ..., "face_down": ...}``, ``solver.positions``)."""
     if is_peg(layout):  # {"pegs": [...]} or {"empty": [...]}
         return frozenset(deal["pegs"]) if "pegs" in deal else frozenset(layout.board.names) - set(deal["empty"])
     table = Table({name: [] for name in stack_names(layout)})
+    if isinstance(deal.get("stacks"), dict):  # a position: every stack as it lies, its face-down cards
+        for stack, cards in deal["stacks"].items():
+            table.stacks[stack] = list(cards)
+        table.face_down.update(deal.get("face_down", {}))
+        return table
     for stack, cards in deal.items():
         if stack == "base":  # Canfield: the base card starts the foundation of its suit
             table.stacks[f"foundation:{SUITS.index(cards[0][1])}"] = list(cards)

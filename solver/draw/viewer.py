@@ -1,4 +1,4 @@
-"""One self-contained HTML page that steps through a result: every position, the move list.
+"""One self-contained HTML page that steps through a result, or an analysis: every position, the move list.
 
 Everything is inline (SVG, CSS, a few lines of script) and nothing is loaded
 from the network, so the page opens from a mail attachment.  Each position is
@@ -6,6 +6,12 @@ an SVG group (``<g class="frame">``) drawn in one frame of reference; the
 script only shows one group at a time and keeps the counter, the slider and
 the move list in step: the arrow keys, Home and End, the buttons, the slider,
 or a click on a move.
+
+An analysis page (``analysis_html``) has two sequences of positions: the game as
+played, each move marked with the verdict of the position after it and the
+first losing move picked out (the page opens on it), and the winning line from
+just before it; a button switches between them (``data-seq`` tells their
+frames and move lists apart).
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..analysis import Analysis
 from ..result import Result
 from . import Drawing, caption, glyphs, steps
+from .replay import Step, play
 
 STYLE = """
 [hidden] { display: none !important; }
@@ -41,18 +49,33 @@ aside li { padding: 2px 12px; cursor: pointer; font-variant-numeric: tabular-num
 aside li:hover { background: #eef3ee; }
 aside li.on { background: #ffe58a; font-weight: 600; }
 aside li span.k { display: inline-block; min-width: 2.6em; color: #78867c; }
+aside li.won { border-left: 4px solid #2f9e5a; } aside li.lost { border-left: 4px solid #c8343c; }
+aside li.unknown { border-left: 4px solid #d19a1f; }
+aside li.losing { background: #fde2e2; } aside li.losing.on { background: #ffc9a8; }
+.badge { font-size: 11px; color: #fff; background: #a3171f; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
+.v.won { color: #176b3a; } .v.lost { color: #a3171f; } .v.unknown { color: #8a5a00; }
+#swap { margin-left: 8px; font-weight: 600; }
 .red { color: #c8102e; } .black { color: #1b1b1b; }
 .hint { color: #78867c; font-size: 13px; }
 """
 
 SCRIPT = """
 (function () {
-  var frames = document.querySelectorAll("#board .frame");
-  var items = document.querySelectorAll("#moves li");
-  var n = frames.length - 1, k = 0;
+  var lists = document.querySelectorAll("ol.moves");
   var slider = document.getElementById("slider"), counter = document.getElementById("counter");
-  var now = document.getElementById("now");
-  var buttons = {first: 0, prev: -1, next: 1, last: 0};
+  var now = document.getElementById("now"), swap = document.getElementById("swap");
+  var frames = [], items = [], n = 0, k = 0, list = null;
+  function use(name, j) {
+    if (frames.length) { frames[k].classList.remove("on"); items[k].classList.remove("on"); }
+    lists.forEach(function (ol) { ol.hidden = ol.dataset.seq !== name; if (!ol.hidden) list = ol; });
+    frames = document.querySelectorAll('#board .frame[data-seq="' + name + '"]');
+    items = list.querySelectorAll("li");
+    n = frames.length - 1; k = 0;
+    slider.max = n;
+    if (swap) swap.textContent = list.dataset.swap;
+    frames[0].classList.add("on"); items[0].classList.add("on");
+    show(j);
+  }
   function show(j) {
     j = Math.max(0, Math.min(n, j));
     frames[k].classList.remove("on"); items[k].classList.remove("on");
@@ -61,7 +84,9 @@ SCRIPT = """
     items[k].scrollIntoView({block: "nearest"});
     slider.value = k;
     counter.textContent = k + " / " + n;
-    now.innerHTML = k ? "Move " + k + ": " + items[k].querySelector(".m").innerHTML : "The deal";
+    var m = items[k].querySelector(".m"), v = items[k].dataset.verdict;
+    now.innerHTML = (k ? "Move " + items[k].dataset.move + ": " + m.innerHTML : items[0].dataset.start) +
+      (v ? ' <span class="v ' + v + '">(' + items[k].dataset.words + ")</span>" : "");
     document.getElementById("first").disabled = document.getElementById("prev").disabled = k === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = k === n;
   }
@@ -70,7 +95,13 @@ SCRIPT = """
   document.getElementById("next").onclick = function () { show(k + 1); };
   document.getElementById("last").onclick = function () { show(n); };
   slider.oninput = function () { show(Number(slider.value)); };
-  items.forEach(function (li, j) { li.onclick = function () { show(j); }; });
+  lists.forEach(function (ol) {
+    ol.querySelectorAll("li").forEach(function (li, j) { li.onclick = function () { show(j); }; });
+  });
+  if (swap) swap.onclick = function () {
+    var other = list.dataset.seq === "game" ? "line" : "game";
+    use(other, other === "game" ? Number(swap.dataset.at) : 0);
+  };
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var to = {ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: n}[e.key];
@@ -78,7 +109,7 @@ SCRIPT = """
     e.preventDefault();
     show(to);
   });
-  show(0);
+  use("game", Number(document.body.dataset.open || 0));
 })();
 """
 
@@ -117,23 +148,92 @@ def viewer_html(result: Result, layout: Any) -> str:
 
     check_drawn(layout)
     solution = (result.solution or []) if result.verdict == "won" else []
-    all_steps = steps(layout, result.deal, solution)
-    d = Drawing.of(layout, all_steps)
-    frames = []
-    for k, step in enumerate(all_steps):
-        before = all_steps[k - 1].table if k else None
-        frames.append(f'<g class="frame" id="frame-{k}">{d.draw(step, before)}</g>')
+    game = steps(layout, result.position or result.deal, solution)
+    start = "The deal" if result.position is None else "The start"
+    items = [f'<li data-k="0" data-start="{start}"><span class="k">0.</span>{start}</li>']
+    items += [f'<li data-k="{k}" data-move="{k}"><span class="k">{k}.</span><span class="m">{move_html(m)}</span></li>'
+              for k, m in enumerate(solution, 1)]
+    return _page(layout, caption(result, layout), verdict_html(result), [("game", game, items, "")])
+
+
+def analysis_html(analysis: Analysis, layout: Any) -> str:
+    """The page for an analysis (its moves legal, its line winning: ``api.load_analysis``): the game
+    with the verdict after each move and the first losing move marked, and the winning line from
+    just before it, shown instead at the press of a button."""
+    a = analysis
+    start_json = a.start.get("position") or a.start.get("deal") or {}
+    game = steps(layout, start_json, a.moves)
+    first = a.first_losing_move
+    words = {"won": "can still be won", "lost": "can no longer be won", "unknown": "undecided"}
+    items = [f'<li data-k="0" data-start="The start" data-verdict="{a.verdicts[0]}" '
+             f'data-words="{words[a.verdicts[0]]}" class="{a.verdicts[0]}"><span class="k">0.</span>The start</li>']
+    for k, (m, v) in enumerate(zip(a.moves, a.verdicts[1:]), 1):
+        losing = first is not None and k == first + 1
+        mark = ' <b class="badge">first losing move</b>' if losing else ""
+        items.append(f'<li data-k="{k}" data-move="{k}" data-verdict="{v}" data-words="{words[v]}" '
+                     f'class="{v}{" losing" if losing else ""}"><span class="k">{k}.</span>'
+                     f'<span class="m">{move_html(m)}</span>{mark}</li>')
+    sequences: list[tuple[str, list[Step], list[str], str]] = [("game", game, items, "")]
+    at = a.winning_line_from
+    if a.winning_line and at is not None:
+        line = [game[at]]
+        for m in a.winning_line:
+            line.append(play(layout, line[-1].table, m))
+        line_items = [f'<li data-k="0" data-start="The position after move {at}"><span class="k">{at}.</span>'
+                      f"Before the winning line</li>"]
+        line_items += [f'<li data-k="{j}" data-move="{at + j}"><span class="k">{at + j}.</span>'
+                       f'<span class="m">{move_html(m)}</span></li>' for j, m in enumerate(a.winning_line, 1)]
+        label = (f"the winning line from just before move {at + 1}" if first is not None
+                 else f"the winning line from move {at + 1}")
+        sequences.append(("line", line, line_items, label))
+    what = a.layout + (f" #{a.seed}" if a.seed is not None else "")
+    title = f"{getattr(layout, 'title', a.layout)}{what[len(a.layout):]}: analysis of {len(a.moves)} moves"
+    return _page(layout, title, analysis_summary_html(a), sequences, open_at=first + 1 if first is not None else 0,
+                 swap_at=at)
+
+
+def analysis_summary_html(a: Analysis) -> str:
+    """The analysis in words: the start, the first losing move and why, the searches."""
+    first = a.first_losing_move
+    if first is not None:
+        head = (f'<b class="lost">first losing move: {first + 1}</b> ({move_html(a.moves[first])}); after it the '
+                f"game can no longer be won ({escape(a.lost_reason() or '')}).")
+    elif a.lost_after == 0:
+        head = f'<b class="lost">lost from the start</b> ({escape(a.lost_reason() or "")}).'
+    elif a.lost_after is not None:
+        head = (f'<b class="unknown">lost after move {a.lost_after}</b>, but some positions before it stayed '
+                "undecided: the first losing move is among them.")
+    elif a.verdicts[-1] == "won":
+        head = '<b class="won">no losing move</b>: every position can be won.'
+    else:
+        head = '<b class="unknown">undecided</b>: the searches stopped before they could decide.'
+    stats = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in a.stats.items())
+    return (f'<p class="verdict">{head} Each move in the list is marked with the verdict of the position after it. '
+            f'<span class="hint">{stats}</span></p>')
+
+
+def _page(layout: Any, title_text: str, summary: str, sequences: list[tuple[str, list[Step], list[str], str]],
+          open_at: int = 0, swap_at: int | None = None) -> str:
+    """A page of one or more sequences of positions (``(name, steps, list items, what the
+    button that shows it says)``) drawn in one frame of reference; the first is shown first."""
+    d = Drawing.of(layout, [st for _, seq, _, _ in sequences for st in seq])
+    frames, lists = [], []
+    for name, seq, items, _ in sequences:
+        for k, step in enumerate(seq):
+            before = seq[k - 1].table if k else None
+            frames.append(f'<g class="frame" data-seq="{name}" id="{name}-{k}">{d.draw(step, before)}</g>')
+        back = "Back to the game" if name != "game" else (f"Show {sequences[1][3]}" if len(sequences) > 1 else "")
+        lists.append(f'<ol class="moves" id="{"moves" if name == "game" else name}" data-seq="{name}" '
+                     f'data-swap="{escape(back)}"{" hidden" if name != "game" else ""}>{"".join(items)}</ol>')
     felt = f'<rect width="{glyphs.num(d.width)}" height="{glyphs.num(d.height)}" rx="10" fill="#1d6a45"/>'
     board = (f'<svg id="board" viewBox="0 0 {glyphs.num(d.width)} {glyphs.num(d.height)}" '
-             f'font-family="{glyphs.FONT}" role="img" aria-label="{escape(caption(result, layout))}">'
+             f'font-family="{glyphs.FONT}" role="img" aria-label="{escape(title_text)}">'
              f"{d.definitions}{felt}{d.under}{''.join(frames)}</svg>")
-    start = "The deal"
-    items = [f'<li data-k="0"><span class="k">0.</span>{start}</li>']
-    items += [f'<li data-k="{k}"><span class="k">{k}.</span><span class="m">{move_html(m)}</span></li>'
-              for k, m in enumerate(solution, 1)]
-    title = escape(caption(result, layout))
-    n = len(solution)
+    title = escape(title_text)
+    n = len(sequences[0][1]) - 1
     hidden = "" if n else " hidden"
+    swap = (f'<button id="swap" data-at="{swap_at}" title="switch between the game and the winning line"></button>'
+            if len(sequences) > 1 else "")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -142,24 +242,25 @@ def viewer_html(result: Result, layout: Any) -> str:
 <title>{title}</title>
 <style>{STYLE}</style>
 </head>
-<body>
-<header><h1>{title}</h1>{verdict_html(result)}</header>
+<body data-open="{open_at}">
+<header><h1>{title}</h1>{summary}</header>
 <main>
 <section class="board">
 {board}
 <div class="controls"{hidden}>
-<button id="first" title="the deal (Home)">&laquo; first</button>
+<button id="first" title="the start (Home)">&laquo; first</button>
 <button id="prev" title="back one move (&larr;)">&lsaquo; back</button>
 <input type="range" id="slider" min="0" max="{n}" value="0" aria-label="move">
 <button id="next" title="next move (&rarr;)">next &rsaquo;</button>
 <button id="last" title="the last move (End)">last &raquo;</button>
 <span id="counter">0 / {n}</span>
+{swap}
 </div>
 <p id="now"></p>
 <p class="hint"{hidden}>Keys: &larr; &rarr; step, Home and End jump; click a move to go there.
 The moved cards are outlined, with an arrow from where they came.</p>
 </section>
-<aside><ol id="moves">{''.join(items)}</ol></aside>
+<aside>{''.join(lists)}</aside>
 </main>
 <script>{SCRIPT}</script>
 </body>

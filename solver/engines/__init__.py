@@ -3,7 +3,8 @@
 - ``dfs``: depth-first search with a transposition table over the family's position.
 - ``cpsat``: the family's CP-SAT model, solved by OR-Tools.
 - ``both``: both, checked against each other.
-- ``auto``: a portfolio, a short DFS, then CP-SAT, then the DFS.
+- ``auto``: a portfolio in one process: a short DFS, then CP-SAT, then the DFS.
+- ``portfolio``: DFS orderings and CP-SAT in separate processes at once; the first proof decides.
 - ``minimax``: games of two sides over a known order (the games of chance): alpha-beta with a table.
 
 Engines know no game by name: they ask the layout's family (``solver.families``)
@@ -21,27 +22,34 @@ from ..result import EngineRun
 from .cpsat import run_cpsat
 from .dfs import run_dfs
 from .minimax import run_minimax
+from .parallel import run_portfolio
 from .portfolio import run_auto, run_both
 
 Engine = Callable[..., EngineRun]
 
 ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto,
-                              "minimax": run_minimax}
+                              "portfolio": run_portfolio, "minimax": run_minimax}
 
 # The engines whose search runs on a core (they take the ``core`` option, see ``core.CORES``);
 # CP-SAT's search is OR-Tools' own.
-USES_CORE = frozenset({"dfs", "both", "auto"})
+USES_CORE = frozenset({"dfs", "both", "auto", "portfolio"})
+# The engines that run parts in processes of their own (they take the ``jobs`` option).
+USES_JOBS = frozenset({"portfolio"})
 
 DESCRIPTIONS = {
-    "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default)",
+    "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default of "
+           "batch and bench; one repeatable search)",
     "cpsat": "the game's CP-SAT model, solved by OR-Tools (lost only where the model is exact)",
     "both": "dfs and cpsat one after the other; exit 4 if one proves won and the other lost",
-    "auto": "a portfolio: a short dfs, then cpsat, then dfs for the rest of --timeout",
+    "auto": "a portfolio in one process: a short dfs, then cpsat, then dfs for the rest of --timeout",
+    "portfolio": "dfs, dfs with another shaken order, and cpsat where its model is exact, in separate processes "
+                 "at once (--jobs of them); the first proof decides; exit 4 if a won and a lost arrive together "
+                 "(the default of solve)",
     "minimax": "games of two sides (the games of chance): alpha-beta with a transposition table, both sides "
                "at their best (their default)",
 }
 
-__all__ = ["DESCRIPTIONS", "ENGINES", "USES_CORE", "Engine", "EngineRun", "Limits", "run"]
+__all__ = ["DESCRIPTIONS", "ENGINES", "USES_CORE", "USES_JOBS", "Engine", "EngineRun", "Limits", "run"]
 
 
 def run(engine: str, layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:

@@ -6,8 +6,9 @@ module mirrors it line by line and keeps its names): forced moves after every
 move, the bound check, the cut of keys on the current line (``on_line``), the
 table of exhausted keys with eviction of the older half, restarts with Luby
 budgets and the SAME ``random.Random`` calls for the shaken move order, node
-counting and limits, the reason of a bound that cut the deal itself.  Tests
-check equal verdicts, node counts, moves and table sizes.
+counting and limits, the reason of a bound that cut the deal itself, the deepest
+line and the cuts of each bound.  Tests check equal verdicts, node counts, moves,
+table sizes, depths and cuts.
 
 What is new is only the storage, in C:
 
@@ -26,7 +27,7 @@ What is new is only the storage, in C:
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc, calloc
-from libc.string cimport memcmp, memcpy, memmove
+from libc.string cimport memcmp, memcpy, memmove, memset
 
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -190,6 +191,7 @@ TWISTER_OK = _twister_agrees()
 # An index slot: 0 empty, else (tag << OFFSET_BITS) | (arena offset + 1).
 cdef enum:
     OFFSET_BITS = 40
+    MAX_REASONS = 64  # bounds a position may name (``DEAD_REASONS``); their cuts are counted in an array
 cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 
 
@@ -197,7 +199,9 @@ cdef uint64_t OFFSET_MASK = (<uint64_t>1 << OFFSET_BITS) - 1
 cdef class KeyTable:
     """The keys of exhausted positions, stored whole; bounded by ``max_entries`` (-1: no bound).
 
-    Arena records are ``[length: 2 bytes][key bytes]``, oldest first.  When an add
+    Arena records are ``[length: 2 bytes][value: 2 bytes][key bytes]``, oldest first (the value:
+    the horizons a lost position was stored with, ``dfs``'s "Learning", kind 0 in the low byte).
+    When an add
     makes the table hold more than ``max_entries`` keys, the older half is dropped
     (as the pure-Python ``_Table``: it keeps the newest ``len - len // 2``).
     """
@@ -239,40 +243,49 @@ cdef class KeyTable:
         return self.count
 
     def __contains__(self, bytes key):
-        return self.contains(key, len(key), hash_key_slack(key))
+        return self.lookup(key, len(key), hash_key_slack(key)) >= 0
 
-    def insert(self, bytes key):
+    def value(self, bytes key):
+        """The value stored with ``key`` (None if it is absent)."""
+        cdef int v = self.lookup(key, len(key), hash_key_slack(key))
+        return None if v < 0 else v
+
+    def insert(self, bytes key, int value=0):
         """Add a key that is not in the table."""
-        self.add(key, len(key), hash_key_slack(key))
+        self.add(key, len(key), hash_key_slack(key), value)
 
     # -- for the search
 
-    cdef bint contains(self, const unsigned char* key, int n, uint64_t h) noexcept:
+    cdef int lookup(self, const unsigned char* key, int n, uint64_t h) noexcept:
+        """The value stored with the key, or -1 if it is absent."""
         h &= self.hash_mask
         cdef uint64_t i = h & self.mask, s, tag = h >> OFFSET_BITS, off
         while True:
             s = self.slots[i]
             if s == 0:
-                return False
+                return -1
             if s >> OFFSET_BITS == tag:
                 off = (s & OFFSET_MASK) - 1
                 if (self.arena[off] | (self.arena[off + 1] << 8)) == n \
-                        and memcmp(self.arena + off + 2, key, n) == 0:
-                    return True
+                        and memcmp(self.arena + off + 4, key, n) == 0:
+                    return self.arena[off + 2] | (self.arena[off + 3] << 8)
             i = (i + 1) & self.mask
 
-    cdef int add(self, const unsigned char* key, int n, uint64_t h) except -1:
-        """Add a key known to be absent; evict the older half when over the bound."""
+    cdef int add(self, const unsigned char* key, int n, uint64_t h, int value) except -1:
+        """Add a key known to be absent, with ``value`` (0..65535); evict the older half when over
+        the bound."""
         h &= self.hash_mask
-        if self.used + n + 2 + SLACK > self.room:
-            self._grow_arena(self.used + n + 2 + SLACK)
+        if self.used + n + 4 + SLACK > self.room:
+            self._grow_arena(self.used + n + 4 + SLACK)
         if <uint64_t>(4 * (self.count + 1)) > 3 * (self.mask + 1):
             self._reindex(2 * (self.mask + 1))
         cdef uint64_t off = self.used
         self.arena[off] = n & 0xFF
         self.arena[off + 1] = n >> 8
-        memcpy(self.arena + off + 2, key, n)
-        self.used += n + 2
+        self.arena[off + 2] = value & 0xFF
+        self.arena[off + 3] = value >> 8
+        memcpy(self.arena + off + 4, key, n)
+        self.used += n + 4
         self._place(h, off)
         self.count += 1
         if self.max_entries >= 0 and self.count > self.max_entries:
@@ -310,15 +323,15 @@ cdef class KeyTable:
         cdef int n
         while off < self.used:
             n = self.arena[off] | (self.arena[off + 1] << 8)
-            self._place(hash_key(self.arena + off + 2, n) & self.hash_mask, off)
-            off += n + 2
+            self._place(hash_key(self.arena + off + 4, n) & self.hash_mask, off)
+            off += n + 4
         return 0
 
     cdef int _evict_older_half(self) except -1:
         cdef int64_t drop = self.count // 2, i
         cdef uint64_t off = 0
         for i in range(drop):
-            off += 2 + (self.arena[off] | (self.arena[off + 1] << 8))
+            off += 4 + (self.arena[off] | (self.arena[off + 1] << 8))
         memmove(self.arena, self.arena + off, self.used - off)
         self.used -= off
         self.count -= drop
@@ -334,10 +347,18 @@ cdef struct Frame:
     int nmoves
     int next
     int pushed          # pushes that lead here: the move and the forced moves after it
+    int horizon0        # the earliest horizons of its lost children, of each kind (NO_CHILD before)
+    int horizon1
     int key_len
     int64_t key_at      # the key's bytes in the key stack
     uint64_t hash
     uint64_t line_slot  # its slot in the on-line index
+
+
+cdef enum:
+    NO_CHILD = 1 << 30  # as ``dfs.NO_CHILD``
+    PROBES = 16         # as ``dfs.PROBES``
+    CLOCKS = 256        # learning stops at clocks from here up
 
 
 cpdef long luby(long i):
@@ -357,6 +378,14 @@ cdef class Search:
 
     cdef CorePosition pos
     cdef KeyTable table
+    # learning (``dfs``, "Learning"): the learned keys, prefixed with their kind and horizon bytes;
+    # the horizons of each kind learned at each clock; a buffer for one learned key
+    cdef bint learns
+    cdef KeyTable learned
+    cdef int probes[2][CLOCKS][PROBES]
+    cdef int nprobes[2][CLOCKS]
+    cdef unsigned char lkey[MAX_KEY + 2 + SLACK]
+    cdef readonly int64_t learned_cuts
     # the frames and their arenas
     cdef Frame* frames
     cdef int64_t nframes, frames_room
@@ -371,19 +400,35 @@ cdef class Search:
     cdef bint use_forced, use_bounds
     cdef int64_t nodes
     cdef int root_dead      # the first bound that cut the deal itself (0: none)
+    cdef int depth0         # the position's ply when the search began
+    cdef int max_depth      # the most pushes from the start of any position entered
+    cdef object deepest     # the codes of the pushes that first reached it (a list)
+    cdef int nreasons       # len(DEAD_REASONS)
+    cdef int64_t cuts[MAX_REASONS]  # cuts[k]: positions cut by the k-th bound (from 1)
     cdef double noise
     cdef object rng              # the restarts' random.Random
     cdef bint twister            # its draws made here (TWISTER_OK), else by calling it
     cdef bint twister_loaded     # the rng's state is in ``tw`` (loaded at the first draw)
     cdef Twister tw
 
-    def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng):
+    def __cinit__(self, CorePosition pos, int64_t max_entries, bint use_forced, bint use_bounds, rng,
+                  KeyTable table=None):
         self.pos = pos
-        self.table = KeyTable(max_entries)
+        self.learns = use_bounds and pos.learns
+        if self.learns and max_entries >= 0:  # the learned keys share the memory
+            max_entries = max(64, max_entries // 2)
+        self.table = KeyTable(max_entries) if table is None else table  # given: kept from earlier searches
+        self.learned = KeyTable(max_entries)
         self.use_forced = use_forced
         self.use_bounds = use_bounds
         self.rng = rng
         self.twister = TWISTER_OK and type(rng) is random.Random
+        self.depth0 = pos.ply
+        self.deepest = []
+        memset(self.cuts, 0, sizeof(self.cuts))
+        self.nreasons = len(type(pos).DEAD_REASONS)
+        if self.nreasons >= MAX_REASONS:
+            raise ValueError(f"{type(pos).__name__}: more than {MAX_REASONS - 1} DEAD_REASONS")
         self.frames_room = 64
         self.moves_room = 4 * MAX_MOVES
         self.keys_room = 4 * MAX_KEY
@@ -498,29 +543,85 @@ cdef class Search:
                 m = self.pos.forced()
         return n
 
+    cdef int _lost_child(self, int horizons, int pushed) except -1:
+        """A child is lost with ``horizons`` (kind 0 in the low byte, kind 1 above): tell its
+        parent, and go back to it."""
+        cdef Frame* parent
+        if self.nframes:
+            parent = &self.frames[self.nframes - 1]
+            parent.horizon0 = min(parent.horizon0, horizons & 0xFF)
+            parent.horizon1 = min(parent.horizon1, horizons >> 8)
+        self._unpush(pushed)
+        return 0
+
+    cdef int _learned_key(self, int kind, int horizon) except -1:
+        """The learned key of ``kind`` at ``horizon`` in ``lkey`` (after the kind and horizon
+        bytes); its length."""
+        self.lkey[0] = kind
+        self.lkey[1] = horizon
+        return 2 + self.pos.write_learned_key(kind, horizon, self.lkey + 2)
+
+    cdef int _learned_horizons(self) except -2:
+        """As ``learned_horizons`` in ``dfs``: the horizons of a learned key this position has
+        (packed as in ``_lost_child``), or -1."""
+        cdef int clock = self.pos.c_clock(), k, n, kind, horizon
+        if clock >= CLOCKS:
+            return -1
+        for kind in range(2):
+            for k in range(self.nprobes[kind][clock]):
+                horizon = self.probes[kind][clock][k]
+                n = self._learned_key(kind, horizon)
+                if self.learned.lookup(self.lkey, n, hash_key(self.lkey, n)) >= 0:
+                    return horizon | (horizon << 8) if kind == 0 else horizon << 8
+        return -1
+
+    cdef int _note_deepest(self) except -1:
+        """The position is the deepest yet: note its line (rare: once per new depth)."""
+        cdef int i
+        self.max_depth = self.pos.ply - self.depth0
+        self.deepest = [self.pos.played.data[i] for i in range(self.depth0, self.pos.ply)]
+        return 0
+
     cdef int enter(self, int pushed) except -1:
         """At a fresh position: 1 if it is won, else 0 (a new frame was pushed if it
         needs searching).  As ``enter`` in ``dfs``."""
+        if self.pos.ply - self.depth0 > self.max_depth:
+            self._note_deepest()
         if self.pos.won():
             return 1
         self._room()
         cdef unsigned char* key = self.keys + self.keys_top
-        cdef int n = self.pos.write_key(key), why, count, j
+        cdef int n = self.pos.write_key(key), why, count, j, horizons
         cdef uint64_t h = hash_key(key, n)
-        if self.table.contains(key, n, h) or self._on_line(key, n, h):
-            self._unpush(pushed)
+        horizons = self.table.lookup(key, n, h)
+        if horizons >= 0:
+            self._lost_child(horizons, pushed)
+            return 0
+        if self._on_line(key, n, h):
+            self._lost_child(0, pushed)
             return 0
         if self.use_bounds:
             why = self.pos.dead()
             if why:
-                self.table.add(key, n, h)  # dead is exhausted: never bound again
+                horizons = self.pos.horizons[0] | (self.pos.horizons[1] << 8) if self.learns else 0
+                self.table.add(key, n, h, horizons)  # dead is exhausted: never bound again
+                if why <= self.nreasons:
+                    self.cuts[why] += 1
                 if self.nframes == 0 and self.root_dead == 0:
                     self.root_dead = why
-                self._unpush(pushed)
+                self._lost_child(horizons, pushed)
+                return 0
+        if self.learns:
+            horizons = self._learned_horizons()
+            if horizons >= 0:
+                self.learned_cuts += 1
+                self.table.add(key, n, h, horizons)
+                self._lost_child(horizons, pushed)
                 return 0
         cdef Frame* fr = &self.frames[self.nframes]
         fr.moves_at = self.moves_top
         fr.next = 0
+        fr.horizon0 = fr.horizon1 = NO_CHILD
         fr.pushed = pushed
         fr.key_len = n
         fr.key_at = self.keys_top
@@ -538,14 +639,38 @@ cdef class Search:
         return 0
 
     cdef int exhaust(self) except -1:
-        """The top frame has no move left: its key joins the table; back to its parent."""
+        """The top frame has no move left: its key joins the table; back to its parent.
+        As ``exhaust`` in ``dfs``."""
         self.nframes -= 1
         cdef Frame* fr = &self.frames[self.nframes]
+        cdef int n, clock = CLOCKS, k, kind, stuck, horizon
+        cdef int horizons[2]
+        cdef uint64_t h
         self.line[fr.line_slot] = 0  # the last key in: clearing its slot is a removal
-        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash)
+        horizons[0] = horizons[1] = 0
+        if self.learns:  # no later than the position's own: see ``exhaust`` in ``dfs``
+            stuck = self.pos.c_stuck_horizon()
+            horizons[0] = min(fr.horizon0, stuck)
+            horizons[1] = min(fr.horizon1, stuck)
+            clock = self.pos.c_clock()
+        self.table.add(self.keys + fr.key_at, fr.key_len, fr.hash, horizons[0] | (horizons[1] << 8))
+        for kind in range(2):
+            horizon = horizons[kind]
+            if horizon and clock < CLOCKS:
+                n = self._learned_key(kind, horizon)
+                h = hash_key(self.lkey, n)
+                if self.learned.lookup(self.lkey, n, h) < 0:
+                    self.learned.add(self.lkey, n, h, 0)
+                for k in range(self.nprobes[kind][clock]):
+                    if self.probes[kind][clock][k] == horizon:
+                        break
+                else:
+                    if self.nprobes[kind][clock] < PROBES:
+                        self.probes[kind][clock][self.nprobes[kind][clock]] = horizon
+                        self.nprobes[kind][clock] += 1
         self.moves_top = fr.moves_at
         self.keys_top = fr.key_at
-        self._unpush(fr.pushed)
+        self._lost_child(horizons[0] | (horizons[1] << 8), fr.pushed)
         return 0
 
     cdef int clear(self) except -1:
@@ -564,12 +689,14 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
     moves = s.pos.history[depth0:] if verdict == "won" else []
     while s.pos.ply > depth0:
         s.pos.pop()
+    names = type(s.pos).DEAD_REASONS
+    cuts = {names[k - 1]: s.cuts[k] for k in range(1, s.nreasons + 1) if s.cuts[k]}
     return (verdict, reason, moves, s.nodes, time.perf_counter() - start, s.table.count,
-            s.table.evictions, s.table.memory)
+            s.table.evictions, s.table.memory + s.learned.memory, s.max_depth, s.deepest, cuts, s.learned_cuts)
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
-           restarts, rng, progress, double progress_every=0.5):
+           restarts, rng, progress, double progress_every=0.5, KeyTable table=None):
     """The DFS from ``pos`` (restored afterwards, also when interrupted).  Mirrors
     ``solver.engines.dfs.dfs``.
 
@@ -577,9 +704,12 @@ def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, b
     ``(base, noise)``; ``rng`` the ``random.Random`` of the restarts; ``progress`` None or a
     callable given a dict about every ``progress_every`` seconds (the clock is read every 1024
     nodes), as ``dfs`` gives it.
-    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes).
+    ``table``: a ``KeyTable`` to start from and add to (``max_entries`` is then its own), for
+    searches that share what they exhausted (``solver.engines.dfs.SharedTable``); None: a new one.
+    Returns (verdict, reason, moves, nodes, seconds, table size, evictions, table bytes, the
+    deepest depth, the pushes that reached it, {bound reason: positions it cut}, learned cuts).
     """
-    cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng)
+    cdef Search s = Search(pos, -1 if max_entries is None else max_entries, use_forced, use_bounds, rng, table)
     cdef int depth0 = pos.ply
     try:
         return _search(s, depth0, max_nodes, timeout, restarts, progress, progress_every)
@@ -644,6 +774,6 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
 
 def table_bytes_per_entry(int key_len) -> int:
     """What one table entry costs, for turning --max-memory into entries: the arena record
-    (two length bytes and the key) and the index (8-byte slots kept at most 3/4 full and
+    (two length bytes, two value bytes and the key) and the index (8-byte slots kept at most 3/4 full and
     doubled when fuller, so 8/0.375 bytes per entry at worst), the arena's slack aside."""
-    return key_len + 2 + 22
+    return key_len + 4 + 22

@@ -15,12 +15,14 @@ from typing import Any
 from ..families import AnyLayout, family_of
 from ..families.base import Model
 from ..limits import Limits
-from ..result import EngineRun
+from ..result import BOUND, CPSAT, EngineRun, bound_name
 
 
 def build(layout: AnyLayout, deal: Any, features: Any = None) -> Model:
-    """The CP-SAT model of ``deal``; ``features`` switches redundant constraints on or off."""
-    return family_of(layout).cpsat_model(layout)(layout, deal, features)
+    """The CP-SAT model of ``deal`` (a position at move 0 is its deal; one part-way through a game
+    is refused); ``features`` switches redundant constraints on or off."""
+    family = family_of(layout)
+    return family.cpsat_model(layout)(layout, family.model_deal(layout, deal), features)
 
 
 def run_cpsat(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -39,4 +41,8 @@ def run_cpsat(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> E
     if verdict == "unknown" and reason in (None, limit_reason(limits, options)):
         reason = limit_reason(given, options)  # the limit the caller gave, not what was left of it
     stats = {"model": type(model).__name__, "build_seconds": round(built, 4), **stats}
+    if verdict == "won" or (verdict == "lost" and (reason or "").startswith("cp-sat")):
+        stats["decided_by"] = CPSAT
+    elif verdict == "lost":  # a bound the model checks before solving (peg boards: too few pegs)
+        stats.update(decided_by=BOUND, bound=bound_name(reason or "?"))
     return EngineRun(verdict, reason, moves, stats.pop("branches", 0), stats)

@@ -19,6 +19,32 @@ Eviction: the table holds at most ``max_entries`` keys.  When it is full,
 the older half (in insertion order) is dropped.  A dropped key only means
 that its position may be searched again: more work, never a wrong verdict.
 
+Learning (positions with ``learns``, ``solver.families.base.LearningPosition``): a
+lost subtree is often lost for a reason much smaller than its position.  A family
+states up to two kinds of *claim* about the lines of play from a position, each at a
+*horizon* ``L``, a point of the game's clock (0: no claim), such that a position
+with either claim is lost; kind 0 must imply kind 1 at the same horizon.  Each
+exhausted position gets a pair of horizons: a position cut by a bound takes the
+bound's (``pos.horizons``), a position without a legal move ``stuck_horizon()`` for
+both, one met in the table the pair stored with it, one on the current line (0, 0),
+and a searched position, kind by kind, the earliest of its children's (the lowest
+clock, which is the latest point), and no later than its own ``stuck_horizon()``.
+The family proves each kind of claim from its children's (its dominances and bounds
+keep the lines the claim speaks of).  The family's ``learned_key(kind, L)`` keeps
+only what that claim rests on, and its proof says why positions with equal learned
+keys share the claim: so every position whose learned key of a kind at ``L`` was
+learned is cut at once, lost with that horizon (and, from a claim of kind 0, the
+same horizon of kind 1).  A position probes only the horizons learned at its own
+``clock()`` (the first ``PROBES`` of each kind).
+
+Learning costs: probing writes up to ``2 * PROBES`` learned keys at every position,
+and the claims of kind 1 need decisions taken in a fixed order, which finds wins
+later.  So the ``dfs`` engine (``run_dfs``) searches first without learning, for
+``PLAIN_NODES`` nodes, and learns only in a second search of the deals the first did
+not decide (measured in ``benchmarks/results``: most won deals are found in the
+first, at its speed).  The split is by nodes, not by time, so that a search with a
+longer limit goes on from where a shorter one stopped.
+
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
 it where it is available (``solver.engines.core``, the ``core`` option).
@@ -30,12 +56,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from ..families import AnyLayout
-from ..families.base import Position, solution_json
+from ..families import AnyLayout, family_of
+from ..families.base import LearningPosition, Position, slack, solution_json
 from ..limits import Limits
-from ..result import EngineRun, Verdict
+from ..result import BOUND, LEARNED, SEARCH, EngineRun, Verdict, bound_name
 from .core import start_position
 
 # Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
@@ -43,6 +69,13 @@ PROGRESS_EVERY = 0.5
 # ``progress(stats)``: a live report of a running search (see ``dfs``).
 Progress = Callable[[dict[str, float | int]], None]
 
+# Horizons probed per clock (``dfs``, "Learning").
+PROBES = 16
+# Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning").
+PLAIN_NODES = 4_000_000
+NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
+CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
+NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
@@ -62,21 +95,25 @@ class Outcome:
     seconds: float = 0.0
     table_size: int = 0
     evictions: int = 0
+    max_depth: int = 0  # the most pushes (moves, forced moves, decisions) from the start of any position entered
+    deepest: list[Any] = field(default_factory=list)  # the pushes that first reached ``max_depth``
+    cuts: dict[str, int] = field(default_factory=dict)  # positions each bound (by its reason) cut
+    learned: int = 0  # positions cut by a learned key
 
 
 class _Table:
-    """Keys of positions already entered, bounded by ``max_entries``."""
+    """Keys of positions already entered, each with its horizons, bounded by ``max_entries``."""
 
     def __init__(self, max_entries: int | None):
         self.max_entries = max_entries
-        self.keys: dict[Any, None] = {}
+        self.keys: dict[Any, tuple[int, int]] = {}
         self.evictions = 0
 
-    def add(self, key: Any) -> None:
-        self.keys[key] = None
+    def add(self, key: Any, horizons: tuple[int, int] = NO_CLAIM) -> None:
+        self.keys[key] = horizons
         if self.max_entries is not None and len(self.keys) > self.max_entries:
-            keep = list(self.keys)[len(self.keys) // 2:]
-            self.keys = dict.fromkeys(keep)
+            keep = list(self.keys.items())[len(self.keys) // 2:]
+            self.keys = dict(keep)
             self.evictions += 1
 
 
@@ -110,26 +147,43 @@ def luby(i: int) -> int:
 
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
-        progress: Progress | None = None) -> Outcome:
+        progress: Progress | None = None, progress_every: float | None = None, table: _Table | None = None,
+        on_learned: Callable[[Position], None] | None = None) -> Outcome:
     """Search ``pos`` depth first; ``pos`` is restored to where it started.
 
     With ``restarts``, the search is a series of runs with growing node
     budgets (see ``Restarts``); the last verdict is as complete as without.
-    ``progress``, if given, is called about every ``PROGRESS_EVERY`` seconds with
+    ``progress``, if given, is called about every ``progress_every`` seconds (default
+    ``PROGRESS_EVERY``) with
     ``seconds``, ``nodes``, ``nodes_per_second``, ``depth`` (moves from the start
     of the search) and ``table`` (positions in the transposition table); the
-    clock is read every 1024 nodes, as for the timeout.
+    clock is read every 1024 nodes, as for the timeout.  ``table``: the table of
+    earlier searches to start from and add to (``SharedTable``); None: a new one
+    bounded by ``limits.max_memory``.  ``on_learned``, if given, is called with
+    the position at each cut by a learned key (for tests).
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    next_report = start + PROGRESS_EVERY
+    every = PROGRESS_EVERY if progress_every is None else progress_every
+    next_report = start + every
     deadline = None if limits.timeout is None else start + limits.timeout
     max_nodes = limits.max_nodes
-    table = _Table(max_entries(limits))
+    learns = use_bounds and pos.learns
+    lpos = cast(LearningPosition, pos)  # what a position that learns has too
+    entries = max_entries(limits)
+    if learns and entries is not None:  # the learned keys share the memory
+        entries = max(64, entries // 2)
+    table = _Table(entries) if table is None else table
+    learned = _Table(entries)  # learned keys (their kind and horizon are part of the key)
+    probes: dict[tuple[int, int], list[int]] = {}  # (kind, clock) -> horizons learned there
+    learned_cuts = 0
     on_line: set[Any] = set()
     root_dead: list[str] = []  # the bound that cut the deal itself, if one did
+    cuts: dict[str, int] = {}
     depth0 = len(pos.history)
     nodes = 0
+    max_depth = 0
+    deepest: list[Any] = []
     rng = random.Random(restarts.seed if restarts else 0)
     noise = 0.0
 
@@ -149,35 +203,83 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         moves = list(pos.history[depth0:]) if verdict == "won" else []
         unwind()
         return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
-                       len(table.keys), table.evictions)
+                       len(table.keys), table.evictions, max_depth, deepest, cuts, learned_cuts)
 
     # A frame: the moves still to try here, how many pushes lead here
-    # (the move plus the forced moves after it), and this position's key.
-    stack: list[tuple[list[Any], int, Any]] = []
+    # (the move plus the forced moves after it), this position's key, and the
+    # horizons of its children so far (``NO_CHILD`` before the first).
+    stack: list[list[Any]] = []
+
+    def lost_child(horizons: tuple[int, int], pushed: int) -> None:
+        """A child is lost with ``horizons``: tell its parent, and go back to it."""
+        if stack:
+            seen = stack[-1][3]
+            stack[-1][3] = (min(seen[0], horizons[0]), min(seen[1], horizons[1]))
+        for _ in range(pushed):
+            pos.pop()
+
+    def learned_horizons() -> tuple[int, int] | None:
+        """The horizons of a learned key this position has, or None."""
+        clock = lpos.clock()  # no clock from CLOCKS up is learned
+        for kind in (0, 1):
+            for horizon in probes.get((kind, clock), ()):
+                if (kind, horizon, lpos.learned_key(kind, horizon)) in learned.keys:
+                    return (horizon, horizon) if kind == 0 else (0, horizon)
+        return None
 
     def enter(pushed: int) -> bool:
-        """At a fresh position: True if it needs searching (a new frame was pushed)."""
+        """At a fresh position: True if it is won, else False (a new frame was pushed if it
+        needs searching)."""
+        nonlocal max_depth, deepest, learned_cuts
+        if len(pos.history) - depth0 > max_depth:
+            deepest = pos.history[depth0:]
+            max_depth = len(deepest)
         if pos.is_won():
             return True
         key = pos.key()
         if key in table.keys or key in on_line:
-            for _ in range(pushed):
-                pos.pop()
+            lost_child(table.keys.get(key, NO_CLAIM), pushed)
             return False
         if use_bounds and (why := pos.is_dead()):
-            table.add(key)  # dead is exhausted: never bound again
+            horizons = lpos.horizons if learns else NO_CLAIM
+            table.add(key, horizons)  # dead is exhausted: never bound again
+            cuts[why] = cuts.get(why, 0) + 1
             if not stack:
                 root_dead.append(why)
-            for _ in range(pushed):
-                pos.pop()
+            lost_child(horizons, pushed)
+            return False
+        if learns and (found := learned_horizons()):
+            learned_cuts += 1
+            if on_learned is not None:
+                on_learned(pos)
+            table.add(key, found)
+            lost_child(found, pushed)
             return False
         on_line.add(key)
         moves = pos.legal_moves()
         if noise and len(moves) > 1 and rng.random() < noise:
             j = rng.randrange(1, len(moves))
             moves[0], moves[j] = moves[j], moves[0]
-        stack.append((moves[::-1], pushed, key))
+        stack.append([moves[::-1], pushed, key, (NO_CHILD, NO_CHILD)])
         return False
+
+    def exhaust() -> None:
+        """The top frame has no move left: its key joins the table; back to its parent."""
+        moves, pushed, key, found = stack.pop()
+        on_line.discard(key)
+        horizons = NO_CLAIM
+        if learns:  # a claim about lines past the clock's own point would be no claim
+            stuck = lpos.stuck_horizon()
+            horizons = (min(found[0], stuck), min(found[1], stuck))
+        table.add(key, horizons)
+        clock = lpos.clock() if learns else CLOCKS
+        for kind, horizon in enumerate(horizons):
+            if horizon and clock < CLOCKS:
+                learned.add((kind, horizon, lpos.learned_key(kind, horizon)))
+                seen = probes.setdefault((kind, clock), [])
+                if horizon not in seen and len(seen) < PROBES:
+                    seen.append(horizon)
+        lost_child(horizons, pushed)
 
     run = 0
     while True:
@@ -187,13 +289,9 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         if enter(play_forced()):
             return finish("won")
         while stack:
-            moves, pushed, key = stack[-1]
+            moves = stack[-1][0]
             if not moves:
-                stack.pop()
-                on_line.discard(key)
-                table.add(key)
-                for _ in range(pushed):
-                    pos.pop()
+                exhaust()
                 continue
             nodes += 1
             if nodes & 1023 == 0 and (deadline is not None or progress is not None):
@@ -201,7 +299,7 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
                 if deadline is not None and now > deadline:
                     return finish("unknown", f"timeout {limits.timeout:g} s")
                 if progress is not None and now >= next_report:
-                    next_report = now + PROGRESS_EVERY
+                    next_report = now + every
                     progress({"seconds": now - start, "nodes": nodes,
                               "nodes_per_second": nodes / max(now - start, 1e-9),
                               "depth": len(pos.history) - depth0, "table": len(table.keys)})
@@ -221,13 +319,14 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
-                 max_entries: int | None = None) -> Outcome:
+                 max_entries: int | None = None, progress_every: float | None = None, table: Any = None) -> Outcome:
     """``dfs`` compiled: the same search node for node over a compiled position
     (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
     same ``progress`` reports.
 
     ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
-    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).
+    entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``table``: a compiled
+    table (``_dfs.KeyTable``) of earlier searches to start from and add to (``SharedTable``).
     """
     from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
 
@@ -235,24 +334,156 @@ def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = T
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
     rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, table, evictions, _ = search(
+    verdict, reason, moves, nodes, seconds, size, evictions, _, max_depth, deepest, cuts, learned = search(
         pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress, PROGRESS_EVERY)
-    return Outcome(verdict, reason, moves, nodes, seconds, table, evictions)
+        None if restarts is None else (restarts.base, restarts.noise), rng, progress,
+        PROGRESS_EVERY if progress_every is None else progress_every, table)
+    return Outcome(verdict, reason, moves, nodes, seconds, size, evictions, max_depth, deepest, cuts, learned)
+
+
+class SharedTable:
+    """The exhausted keys of searches kept for the next ones, on one game (``solver.analysis``).
+
+    A key the search exhausts is a position from which it found no win, searching everything
+    under it.  In a game where no position can come back (no cycle) nothing under it was cut
+    for lying on the current line, so it is a lost position, whatever search met it and from
+    whatever start (the bounds' and dominances' cuts are sound from any position).  Searches
+    from other positions of the same game may skip it too, provided a key means the same
+    position from any of their starts.  Both are the family's to promise
+    (``GameFamily.shares_table``); the caller checks it.  One table per core (their keys
+    differ), made by the first search on it and bounded by that search's ``limits.max_memory``.
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = {}
+
+    def table(self, core: str, pos: Any, limits: Limits) -> Any:
+        if core not in self.tables:
+            if core == "compiled":
+                from ._dfs import KeyTable, table_bytes_per_entry
+
+                most = -1 if limits.max_memory is None else max(
+                    64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
+                self.tables[core] = KeyTable(most)
+            else:
+                self.tables[core] = _Table(max_entries(limits))
+        return self.tables[core]
+
+    def __len__(self) -> int:
+        return sum(len(t.keys) if isinstance(t, _Table) else len(t) for t in self.tables.values())
 
 
 def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``dfs`` engine: the search from the family's start position, with restarts unless
-    ``restarts=False``; ``use_forced``/``use_bounds`` switch the dominances and bounds off;
+    ``restarts=False`` (``random_seed`` and ``restart_noise`` set their seed and noise);
+    ``use_forced``/``use_bounds`` switch the dominances and bounds off; ``progress`` and
+    ``progress_every`` are ``dfs``'s;
     ``core`` chooses the compiled or the pure-Python search (``core.CORES``, or ``auto``: compiled where
-    it is built and the family has a compiled position; any other is refused)."""
+    it is built and the family has a compiled position; any other is refused); ``shared``, a
+    ``SharedTable`` to start from and add to (only where ``GameFamily.shares_table`` says so).
+
+    Its stats (``search_stats``): the table, the core, what decided the deal, the deepest depth, the
+    cuts of each bound and, for an unknown, the slack of the family's bound where it has one."""
     pos, core = start_position(layout, deal, options.get("core") or "auto")
     restarts = None
     if options.get("restarts", True):
         restarts = Restarts(seed=options.get("random_seed") or 0)
+        if options.get("restart_noise") is not None:
+            restarts.noise = options["restart_noise"]
+    shared = options.get("shared")
+    table = None if shared is None else shared.table(core, pos, limits)
     search = compiled_dfs if core == "compiled" else dfs
-    out = search(pos, limits, use_forced=options.get("use_forced", True),
-                 use_bounds=options.get("use_bounds", True), restarts=restarts, progress=options.get("progress"))
+    use_bounds = options.get("use_bounds", True)
+    common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
+                              "progress": options.get("progress"), "progress_every": options.get("progress_every")}
+    plain = options.get("plain_nodes", PLAIN_NODES)
+    first = None
+    if pos.learns and use_bounds and plain and table is None:  # first without learning ("Learning")
+        pos.learns = False
+        try:
+            first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes),
+                                       limits.timeout, limits.max_memory), use_bounds=True, **common)
+        finally:
+            pos.learns = True
+        limits = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
+                        None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
+    spent = (limits.max_nodes is not None and limits.max_nodes <= 0) or (limits.timeout is not None
+                                                                          and limits.timeout <= 0)
+    if first is not None and (first.verdict != "unknown" or spent):
+        out = first
+    else:
+        out = search(pos, limits, use_bounds=use_bounds, table=table, **common)
+        if first is not None:
+            out = _joined(first, out)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
-    return EngineRun(out.verdict, out.reason, solution, out.nodes,
-                     {"table": out.table_size, "evictions": out.evictions, "core": core})
+    stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
+                             **search_stats(out)}
+    if pos.learns:
+        stats["learned"] = out.learned
+    if out.verdict == "unknown":
+        reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
+        stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
+    return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def _joined(first: Outcome, second: Outcome) -> Outcome:
+    """One outcome of two searches of the same deal, the second's verdict (``run_dfs``)."""
+    cuts = dict(first.cuts)
+    for k, v in second.cuts.items():
+        cuts[k] = cuts.get(k, 0) + v
+    deeper = second if second.max_depth >= first.max_depth else first
+    return Outcome(second.verdict, second.reason, second.moves, first.nodes + second.nodes,
+                   first.seconds + second.seconds, second.table_size, first.evictions + second.evictions,
+                   deeper.max_depth, deeper.deepest, cuts, second.learned)
+
+
+def search_stats(out: Outcome) -> dict[str, Any]:
+    """What a search's result says of how it went (the ``stats`` of ``dfs``'s results):
+
+    - ``decided_by`` (won or lost): ``search``, or ``bound at the deal`` when a bound cut the deal
+      itself, with ``bound`` its name (``solver.result.bound_name`` of the reason), or ``learned``
+      for a loss whose search cut positions by learned keys ("Learning" above);
+    - ``max_depth``: the most pushes (moves, forced moves, decisions) from the deal to a position
+      the search entered;
+    - ``cuts``: per bound name, how many positions the bound cut (each at most once while the
+      table keeps it), the deal's own cut included.
+    """
+    stats: dict[str, Any] = {}
+    if out.verdict == "lost" and out.reason is not None:
+        stats.update(decided_by=BOUND, bound=bound_name(out.reason))
+    elif out.verdict == "lost" and out.learned:
+        stats["decided_by"] = LEARNED
+    elif out.verdict != "unknown":
+        stats["decided_by"] = SEARCH
+    cuts: dict[str, int] = {}
+    for reason, n in out.cuts.items():
+        cuts[bound_name(reason)] = cuts.get(bound_name(reason), 0) + n
+    return {**stats, "max_depth": out.max_depth, "cuts": cuts}
+
+
+def line_slack(reference: Any, line: list[Any], compiled: Any = None) -> dict[str, int]:
+    """``slack_at_root``: the slack of the family's bound at the deal (``Position.slack`` in
+    ``solver.families.base``); ``slack_on_line``: the least slack over the positions of ``line``
+    (the search's deepest) that no bound cut.  Empty where the family cannot say.
+
+    ``reference`` is the family's Python position at the deal; ``line`` the moves from it, or,
+    with ``compiled`` (the compiled position at the deal), the compiled search's move codes,
+    replayed on both in step.  Both positions are left as they were."""
+    root = slack(reference)
+    if root is None:
+        return {}
+    least = root
+    for m in line:
+        if compiled is not None:
+            ref_move = compiled.reference_move(m)
+            compiled.push(m)
+            m = ref_move
+        reference.push(m)
+        here = slack(reference)
+        if here is not None and reference.is_dead() is None:
+            least = min(least, here)
+    for _ in line:
+        reference.pop()
+        if compiled is not None:
+            compiled.pop()
+    return {"slack_at_root": root, "slack_on_line": least}

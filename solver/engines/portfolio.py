@@ -57,9 +57,9 @@ class Disagreement(EngineDisagreement):
 
     def results(self, layout: AnyLayout, seed: int | None, deal: Any) -> list[Result]:
         """Each engine's result, in the result contract."""
-        shown = family_of(layout).deal_to_json(layout, deal)
+        shown = family_of(layout).start_to_json(layout, deal)
         return [Result(layout=layout.name, seed=seed, engine=name, verdict=run.verdict, reason=run.reason,
-                       stats={"nodes": run.nodes, **run.stats}, deal=shown, solution=run.solution)
+                       stats={"nodes": run.nodes, **run.stats}, **shown, solution=run.solution)
                 for name, run in self.runs.items()]
 
 
@@ -80,10 +80,21 @@ def _check(engine: str, layout: AnyLayout, deal: Any, run: EngineRun) -> None:
                                  f"{problem}")
 
 
-def _summary(run: EngineRun) -> dict[str, Any]:
-    core = {"core": run.stats["core"]} if "core" in run.stats else {}  # the DFS's: compiled or python
+# A part's stats that its summary keeps (the DFS's core, what decided it, how deep it went).
+SUMMARY_KEYS = ("core", "decided_by", "bound", "max_depth")
+
+
+def part_summary(run: EngineRun) -> dict[str, Any]:
+    """One part's verdict, reason, nodes, seconds and ``SUMMARY_KEYS``, for a portfolio's stats."""
+    kept = {k: run.stats[k] for k in SUMMARY_KEYS if k in run.stats}
     return {"verdict": run.verdict, "reason": run.reason, "nodes": run.nodes,
-            "seconds": run.stats.get("seconds"), **core}
+            "seconds": run.stats.get("seconds"), **kept}
+
+
+def decided_stats(run: EngineRun, part: str) -> dict[str, Any]:
+    """What decided a portfolio's result: the deciding part's argument (``decided_by``, ``bound``)
+    and the part's name (``part``)."""
+    return {**{k: run.stats[k] for k in ("decided_by", "bound") if k in run.stats}, "part": part}
 
 
 def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
@@ -94,11 +105,11 @@ def run_both(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
     verdicts = {run.verdict for run in runs.values()} - {"unknown"}
     if len(verdicts) > 1:
         raise Disagreement(runs)
-    stats = {name: _summary(run) for name, run in runs.items()}
+    stats = {name: part_summary(run) for name, run in runs.items()}
     nodes = sum(run.nodes for run in runs.values())
     for name, run in runs.items():
         if run.verdict != "unknown":
-            return EngineRun(run.verdict, run.reason, run.solution, nodes, {"decided_by": name, **stats})
+            return EngineRun(run.verdict, run.reason, run.solution, nodes, {**decided_stats(run, name), **stats})
     reason = "; ".join(f"{name}: {run.reason}" for name, run in runs.items())
     return EngineRun("unknown", reason, None, nodes, stats)
 
@@ -130,9 +141,9 @@ def run_auto(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> En
             if engine != "cpsat":
                 raise  # the DFS refuses (e.g. a core it does not have): so does the portfolio
             continue  # no CP-SAT model for this layout: the DFS takes its time
-        phases.append({"engine": engine, **_summary(run)})
+        phases.append({"engine": engine, **part_summary(run)})
         if run.verdict != "unknown":
             return EngineRun(run.verdict, run.reason, run.solution, run.nodes,
-                             {"decided_by": engine, "phases": phases})
+                             {**decided_stats(run, engine), "phases": phases})
     nodes = sum(p["nodes"] for p in phases)
     return EngineRun("unknown", f"timeout {budget:g} s", None, nodes, {"phases": phases})

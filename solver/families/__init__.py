@@ -55,8 +55,14 @@ def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
 
 
 def load_layout(name_or_path: str, settings: tuple[str, ...] = ()) -> AnyLayout:
-    """A built-in layout by name, or the user's own layout file by path; ``settings`` are
-    ``KEY=VALUE`` overrides of its keys (``--set``), checked by the reader like the file's own."""
+    """A built-in layout by name, the user's own layout file by path, or a Solvitaire rules
+    file (``.json``, read by ``solver.solvitaire``); ``settings`` are ``KEY=VALUE`` overrides
+    of its keys (``--set``; of a rules file, of the layout it maps to), checked by the reader
+    like the file's own."""
+    if name_or_path.endswith(".json"):
+        from ..solvitaire import read_rules
+
+        return read_rules(name_or_path, settings)
     data, where, name = read_layout_file(name_or_path)
     data, where = apply_settings(data, where, settings)
     return parse_layout(data, where, name)

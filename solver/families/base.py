@@ -21,13 +21,17 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from ..errors import UnsupportedError
+from ..errors import InputError, UnsupportedError
 from ..limits import Limits
 from ..result import Result, Verdict
 
 
 class Position(Protocol):
     history: list[Any]  # the moves played since the deal, oldest first
+
+    @property
+    def learns(self) -> bool:
+        """Whether the DFS learns from its lost subtrees (``LearningPosition``)."""
 
     def legal_moves(self) -> list[Any]:
         """Every legal move here, best first (a list: the position will change)."""
@@ -82,6 +86,43 @@ class GamePosition(Protocol):
         """Everything that decides the rest of the game (not what is banked)."""
 
     def move_json(self, move: Any) -> dict[str, Any]: ...
+
+
+class LearningPosition(Position, Protocol):
+    """A position whose lost subtrees the DFS can generalise (``solver.engines.dfs``, "Learning").
+
+    A *horizon* is a point of the game's clock (in the debutante family, the stock's length) with
+    a claim the family proves of the lines of play from the position; the family has two kinds of
+    claim (in the debutante family: kind 0, no line gets past it; kind 1, none gets past it
+    without first burying a card); 0 claims nothing.
+
+    - ``horizons``: set by ``is_dead`` when it names a bound, the bound's horizon of each kind.
+    - ``stuck_horizon()``: the horizon (of both kinds) of this position when it has no legal move.
+    - ``clock()``: where the position stands on the clock (keys of different clocks never meet).
+    - ``learned_key(kind, L)``: a key, equal for two positions exactly when the family's proof
+      carries the claim of that kind at horizon ``L`` from one to the other.
+    """
+
+    @property
+    def horizons(self) -> tuple[int, int]: ...
+
+    def stuck_horizon(self) -> int: ...
+
+    def clock(self) -> int: ...
+
+    def learned_key(self, kind: int, horizon: int) -> Hashable: ...
+
+
+def slack(pos: Any) -> int | None:
+    """How many more cards the position's tightest bound could take before it proves the position
+    lost, where the family can say (``pos.slack()``); else None.
+
+    A position may define ``slack() -> int | None`` (optional; most do not): for a counting
+    bound, the room left at its tightest turn.  The engines report it for a search cut short
+    (``solver.engines.dfs.line_slack``), at the deal and along the deepest line, so that an
+    unknown says how near its bounds came to deciding it.  It is never used to prune."""
+    method = getattr(pos, "slack", None)
+    return None if method is None else method()
 
 
 def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
@@ -140,6 +181,10 @@ class Referee(Protocol):
 
     def stacks(self) -> dict[str, list[str]]:
         """Every stack by name, its cards bottom first and the card that leaves next last."""
+
+    def position(self) -> Any:
+        """The game now as a position its family reads (``GameFamily.position_to_json``), from
+        which a referee and a search can start again."""
 
 
 def replay_moves(game: Referee, solution: list[dict[str, Any]]) -> str | None:
@@ -265,6 +310,65 @@ class GameFamily(ABC):
         if result.verdict != "won":
             return None
         return self.replay(layout, deal, result.solution or [])
+
+    # -- positions (issue #27): a game part-way through.  A family whose deals are any start
+    # (a peg board) has positions that are deals; the card families keep a ``solver.positions.
+    # Snapshot`` (the stacks mid-game and the counters), of which a deal is the one at move 0.
+    # ``start_position``, ``compiled_position``, ``referee`` and ``replay`` take either.
+
+    def position_of_deal(self, layout: Any, deal: Any) -> Any:
+        """The position at move 0 of ``deal``."""
+        return deal
+
+    def read_position(self, layout: Any, path: str) -> Any:
+        """A position from a file (``-``: standard input), checked: one no deal could reach is
+        bad input naming what is wrong."""
+        return self.read_deal(layout, path)
+
+    def position_from_json(self, layout: Any, obj: Any, where: str) -> Any:
+        return self.deal_from_json(layout, obj, where)
+
+    def position_to_json(self, layout: Any, position: Any) -> dict[str, Any]:
+        return self.deal_to_json(layout, position)
+
+    def position_to_text(self, layout: Any, position: Any, title: str | None = None) -> str:
+        """The position as a person reads and edits it (``read_position`` reads it back)."""
+        return self.deal_to_text(layout, position)
+
+    def is_deal(self, layout: Any, start: Any) -> bool:
+        """Whether ``start`` is a deal (else a position part-way through a game)."""
+        return True
+
+    def start_to_json(self, layout: Any, start: Any) -> dict[str, Any]:
+        """A result's fields for the start it was searched from: ``deal`` (the result contract's),
+        or for a position part-way through a game an empty ``deal`` and its ``position``."""
+        if self.is_deal(layout, start):
+            return {"deal": self.deal_to_json(layout, start)}
+        return {"deal": {}, "position": self.position_to_json(layout, start)}
+
+    def model_deal(self, layout: Any, start: Any) -> Any:
+        """The deal a CP-SAT model starts from: ``start`` itself, or the deal whose move 0 the
+        position ``start`` is; ``UnsupportedError`` for a position part-way through a game."""
+        return start
+
+    def shares_table(self, layout: Any) -> bool:
+        """Whether searches from positions of one game may share their tables
+        (``solver.engines.dfs.SharedTable``): no position of ``layout`` can come back after
+        moves (so every key a search exhausts is lost), and a key means the same position from
+        any start of one game.  False unless the family proves both."""
+        return False
+
+    def position_after(self, layout: Any, start: Any, moves: list[dict[str, Any]], where: str = "moves") -> Any:
+        """The position after ``moves`` (the result contract's), played by the referee from
+        ``start`` (a deal or a position); an illegal move is bad input naming its index."""
+        game = self.referee(layout, start)
+        if game.problem:
+            raise InputError(f"{where}: {game.problem}")
+        for i, move in enumerate(moves):
+            problem = game.play(move)
+            if problem:
+                raise InputError(f"{where}[{i}]: {problem}")
+        return game.position()
 
     def format_solution(self, layout: Any, result: Result) -> str | None:
         """The moves of a won result drawn the family's own way, or None for the plain list."""

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .. import deal as deals
+from .. import positions
 from ..describe import describe
-from ..errors import SeedError
+from ..errors import SeedError, UnsupportedError
 from ..layout import Layout, parse
+from ..positions import Snapshot
 from .base import GameFamily, LayoutReader
 
 Deal = deals.Deal
@@ -49,6 +51,35 @@ class CardFamily(GameFamily):
 
     def deal_to_board(self, layout: Layout, deal: Deal) -> str:
         return deals.to_board(deal, layout)
+
+    # -- positions: ``solver.positions.Snapshot``
+
+    def position_of_deal(self, layout: Layout, deal: Deal) -> Snapshot:
+        return positions.from_deal(layout, deal)
+
+    def read_position(self, layout: Layout, path: str) -> Snapshot:
+        return positions.read(path, layout)
+
+    def position_from_json(self, layout: Layout, obj: Any, where: str) -> Snapshot:
+        return positions.from_json(obj, layout, where)
+
+    def position_to_json(self, layout: Layout, position: Snapshot) -> dict[str, Any]:
+        return positions.to_json(layout, position)
+
+    def position_to_text(self, layout: Layout, position: Snapshot, title: str | None = None) -> str:
+        return positions.to_text(layout, position, title)
+
+    def is_deal(self, layout: Layout, start: Deal | Snapshot) -> bool:
+        return not isinstance(start, Snapshot)
+
+    def model_deal(self, layout: Layout, start: Deal | Snapshot) -> Deal:
+        if not isinstance(start, Snapshot):
+            return start
+        deal = positions.to_deal(layout, start)
+        if deal is None:
+            raise UnsupportedError("the cpsat engine starts from a deal, not from a position part-way through a "
+                                   "game: use --engine dfs")
+        return deal
 
 
 READER = LayoutReader(claims=lambda data: "board" not in data, parse=parse)

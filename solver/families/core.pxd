@@ -54,6 +54,11 @@ cdef inline int int_stack_pop(IntStack* s) except? -1:
 cdef class CorePosition:
     cdef readonly int ply     # moves since the deal: the length of ``history``
     cdef IntStack played      # the move codes played since the deal, oldest first
+    # Learning (the reference's ``LearningPosition``; ``solver.engines.dfs``, "Learning"):
+    # ``learns`` switches it on; ``horizons`` is set by ``dead``: the bound's horizon of each kind
+    # of claim (0 when it claims nothing).
+    cdef public bint learns  # the engine may search without learning first (``dfs.run_dfs``)
+    cdef int horizons[2]
 
     # The legal moves, best first, in exactly the order of the reference's
     # ``legal_moves()``, as codes written to ``out`` (room for MAX_MOVES); the count.
@@ -69,6 +74,13 @@ cdef class CorePosition:
     # The transposition key written to ``buf`` (room for MAX_KEY bytes); its length.  Two
     # positions get equal bytes exactly when the reference's ``key()`` values are equal.
     cdef int write_key(self, unsigned char* buf) except -1
+    # Learning, where ``learns``: as the reference's ``stuck_horizon()``, ``clock()`` (the c_ names:
+    # a cdef class cannot have a C and a Python method of one name) and
+    # ``learned_key(kind, horizon)``, the last written to ``buf`` (room for MAX_KEY bytes) with its length
+    # returned; equal bytes exactly when the reference's learned keys are equal.
+    cdef int c_stuck_horizon(self) except -1
+    cdef int c_clock(self) except -1
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1
 
     # For subclasses: the bookkeeping of ``history`` and ``ply`` (inline: on the hot path).
     cdef inline int record(self, int move) except -1:

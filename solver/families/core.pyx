@@ -57,6 +57,15 @@ cdef class CorePosition:
     cdef int write_key(self, unsigned char* buf) except -1:
         raise NotImplementedError(f"{type(self).__name__}.write_key")
 
+    cdef int c_stuck_horizon(self) except -1:
+        return 0
+
+    cdef int c_clock(self) except -1:
+        return 0
+
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1:
+        raise NotImplementedError(f"{type(self).__name__}.write_learned_key")
+
     # ------------------------------------------------ the Python level
 
     @property
@@ -88,6 +97,22 @@ cdef class CorePosition:
         cdef unsigned char buf[MAX_KEY]
         cdef int n = self.write_key(buf)
         return buf[:n]
+
+    # the reference's learning methods (``LearningPosition``), for tests and the pure-Python DFS
+    def stuck_horizon(self) -> int:
+        return self.c_stuck_horizon()
+
+    def clock(self) -> int:
+        return self.c_clock()
+
+    def learned_key(self, int kind, int horizon) -> bytes:
+        cdef unsigned char buf[MAX_KEY]
+        cdef int n = self.write_learned_key(kind, horizon, buf)
+        return buf[:n]
+
+    @property
+    def horizons(self) -> tuple:
+        return (self.horizons[0], self.horizons[1])
 
     def move_json(self, int move):
         """The move in the result contract (as the reference's ``move_json``)."""

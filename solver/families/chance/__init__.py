@@ -138,6 +138,17 @@ class ChanceFamily(GameFamily):
             return f"the line ends at {score} for the {seat}: {want}, not {result.verdict}"
         return None
 
+    # -- positions part-way through a round (issue #27) are the patiences': a round is decided whole,
+    # from its deal, by the minimax engine, and its referee replays a whole line, not a move at a time.
+
+    def referee(self, layout: ChanceLayout, deal: Any) -> Any:
+        raise UnsupportedError(_no_positions(layout))
+
+    def read_position(self, layout: ChanceLayout, path: str) -> Any:
+        raise UnsupportedError(_no_positions(layout))
+
+    def position_from_json(self, layout: ChanceLayout, obj: Any, where: str) -> Any:
+        raise UnsupportedError(_no_positions(layout))
 
     def format_solution(self, layout: ChanceLayout, result: Result) -> str | None:
         """The line of best play, one decision a line."""
@@ -155,6 +166,12 @@ class ChanceFamily(GameFamily):
                 text = f"{m.get('to')} {m.get('action')}s" + (f" {card}" if card else "")
             lines.append(f"{i:4}. {text}")
         return "\n".join(lines) if lines else "      (no decision: the deal settles the round)"
+
+
+def _no_positions(layout: ChanceLayout) -> str:
+    return (f"layout {layout.name!r}: a game of chance is decided whole from its deal (`patience solve`); "
+            "positions part-way through a game (--position, --moves, `patience hint`, `patience analyse`) "
+            "are for the patiences")
 
 
 READER = LayoutReader(claims=lambda data: "game" in data, parse=parse)

@@ -11,14 +11,13 @@ of the fresh packs, read from the end).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from ... import cards
 from ...errors import CardError, DealError, LayoutError, SeedError
-from ...files import DEAL_LIMIT, read_text, shown
+from ...files import DEAL_LIMIT, parse_json, read_text, shown
 from ...schema import Table, layout_name
 from .rules import GAMES, Casino, Lansquenet, TwentyOne, read_rules
 
@@ -122,13 +121,7 @@ def read_deal(layout: ChanceLayout, path: str) -> Deal:
     text = read_text(path, DEAL_LIMIT, "deal file", 'JSON {"pack": [...]} or a line "pack: AS 2D ..."', DealError)
     where = shown(path)
     if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise DealError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-        except RecursionError:
-            raise DealError(f"{where}: malformed JSON: nested too deeply") from None
-        return deal_from_json(layout, obj, where)
+        return deal_from_json(layout, parse_json(text, where, DealError), where)
     words: list[str] = []
     for i, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

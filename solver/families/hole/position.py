@@ -44,13 +44,14 @@ they cost 13-70% more time for under 6% fewer nodes on PySol deals 1..80
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable
+from collections.abc import Collection, Hashable, Sequence
 from functools import cache
 from typing import Any
 
-from ... import cards
+from ... import cards, positions
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
+from ...positions import Snapshot
 from .rules import neighbours
 
 FIELD = 6  # bits per rank-sequence count in the key: up to 63 equal columns
@@ -88,21 +89,26 @@ def _connected_table(n: int, cyclic: bool) -> list[bool]:
 class HolePosition:
     """A deal of a hole game, mutable, with an undo stack (``history``)."""
 
-    def __init__(self, layout: Any, deal: dict[str, list[int]]):
+    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
+    def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
+        """The position at ``deal``: a deal, or a ``Snapshot`` part-way through a game (its
+        columns cut down, cards on the hole)."""
         READS.check(layout)
         hole = layout.hole
         if hole is None:
             raise UnsupportedError(f"layout {layout.name!r} has no hole")
+        stacks = positions.of(layout, deal).stacks
         ncols = layout.tableau.count
         has_stock = layout.stock.turn == "hole"
-        stock = list(deal.get("stock", []))
+        stock = list(stacks.get("stock", []))
         if stock and not has_stock:
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'hole'")
-        start = deal.get("hole") or []
+        start: Sequence[int] = stacks.get("hole") or ()
         if not start:
             raise DealError(f"layout {layout.name!r}: the deal puts no card on the hole")
-        unknown = set(deal) - {"hole", "stock"} - {f"tableau:{i}" for i in range(ncols)}
-        if any(deal[s] for s in unknown):
+        unknown = set(stacks) - {"hole", "stock"} - {f"tableau:{i}" for i in range(ncols)}
+        if any(stacks[s] for s in unknown):
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: "
                             + ", ".join(sorted(unknown)))
         top = layout.max_rank
@@ -111,7 +117,7 @@ class HolePosition:
 
         # Piles 0..ncols-1 are the columns (bottom first); pile ncols is the stock,
         # stored so that its last element is the next card to turn.
-        piles = [list(deal.get(f"tableau:{i}", [])) for i in range(ncols)] + [stock[::-1]]
+        piles = [list(stacks.get(f"tableau:{i}", [])) for i in range(ncols)] + [stock[::-1]]
         self.ncols = ncols
         self.stock_pile = ncols  # a pile that may be empty
         self.slot_card: list[int] = []

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ... import cards
+from ...positions import Snapshot, stack_names
 from ..base import replay_moves
 
 RANK_LETTERS = "A23456789TJQK"
@@ -47,7 +49,11 @@ class HoleGame:
     """A deal of a hole game being played: the columns, the stock and the hole.  ``play``
     checks one move and plays it if it is legal (a refused move changes nothing)."""
 
-    def __init__(self, layout: Any, deal: dict[str, list[Any]]):
+    def __init__(self, layout: Any, deal: dict[str, list[Any]] | Snapshot):
+        """The game at ``deal``, or at a position part-way through one (a ``Snapshot``)."""
+        if isinstance(deal, Snapshot):
+            deal = {k: list(v) for k, v in deal.stacks.items()}
+        self.layout = layout
         self.wrap = bool(layout.hole.wrap)
         self.highest = layout.max_rank
         self.stock_turns = layout.stock.turn == "hole"
@@ -82,6 +88,11 @@ class HoleGame:
     def stacks(self) -> dict[str, list[str]]:
         """Every stack by name, bottom card first and the card that leaves next last."""
         return {**self.columns, "stock": self.stock[::-1], "hole": self.hole}
+
+    def position(self) -> Snapshot:
+        """The game now, as a position."""
+        stacks = {**self.columns, "stock": self.stock, "hole": self.hole}
+        return Snapshot({k: tuple(map(cards.parse, stacks[k])) for k in stack_names(self.layout)})
 
     def unfinished(self) -> str | None:
         left = self.left()

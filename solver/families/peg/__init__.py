@@ -58,6 +58,11 @@ class PegFamily(GameFamily):
     def deal_to_text(self, layout: PegLayout, deal: Deal) -> str:
         return layout.deal_to_text(deal)
 
+    def position_to_text(self, layout: PegLayout, position: Deal, title: str | None = None) -> str:
+        """The board as ``read_position`` (``--deal``, ``--position``) reads it: ``o`` a peg, ``.`` an
+        empty hole, one row a line."""
+        return layout.compact_picture(position)
+
     def start_position(self, layout: PegLayout, deal: Deal) -> Position:
         return layout.start_position(deal)
 

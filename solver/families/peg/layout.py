@@ -30,13 +30,12 @@ one between).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
 from ...errors import DealError, InputError, LayoutError
-from ...files import DEAL_LIMIT, read_text, shown
+from ...files import DEAL_LIMIT, parse_json, read_text, shown
 from ...schema import Table, layout_name
 from .geometry import HOLE, MAX_COLUMNS, MAX_ROWS, Board
 from .pagoda import Bounds, bounds_for, position_class
@@ -168,6 +167,15 @@ class PegLayout:
         text = self.board.picture(self.peg_indices(deal))
         return text if text.endswith("\n") else text + "\n"
 
+    def compact_picture(self, deal: Deal) -> str:
+        """The board as ``read_deal`` reads a picture: ``o`` a peg, ``.`` an empty hole, a space
+        where the board has none; one row a line."""
+        pegs = self.peg_indices(deal)
+        grid = [[" "] * self.board.cols for _ in range(self.board.rows)]
+        for i, (r, c) in enumerate(self.board.cells):
+            grid[r][c] = "o" if i in pegs else "."
+        return "".join("".join(row).rstrip() + "\n" for row in grid)
+
     def deal_from_json(self, obj: Any, where: str = "deal") -> Deal:
         if not isinstance(obj, dict) or not obj or set(obj) - {"pegs", "empty"}:
             raise DealError(f"{where}: expected an object with 'pegs' and/or 'empty': lists of hole names")
@@ -195,12 +203,7 @@ class PegLayout:
         text = read_text(path, DEAL_LIMIT, "deal file", "JSON, or a picture of the board", DealError)
         path = shown(path)
         if text.lstrip().startswith("{"):
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise DealError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-            except RecursionError:
-                raise DealError(f"{path}: malformed JSON: nested too deeply") from None
+            obj = parse_json(text, path, DealError)
             if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):  # a whole result file
                 obj = obj["deal"]
             return self.deal_from_json(obj, path)

@@ -107,6 +107,8 @@ def _move_order(board: Board) -> tuple[list[float], list[list[float]]]:
 class PegPosition:
     """A position on a peg board for ``solver.search.dfs``; see ``solver.game.Position``."""
 
+    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
     def __init__(self, tables: Tables, pegs: set[int]):
         self.t = tables
         self.grid, self.images, self.weights = tables.state(pegs)

@@ -35,7 +35,8 @@ class PegGame:
     it is legal (a refused jump changes nothing); ``problem`` says what is wrong with the start."""
 
     def __init__(self, holes: Iterable[str], start: Iterable[str], goal_pegs: int, goal_hole: str | None):
-        self.board = sorted(set(holes))
+        self.order = list(dict.fromkeys(holes))  # the holes in the board's own order
+        self.board = sorted(self.order)
         self.on_board = set(self.board)
         self.pegs = set(start)
         self.goal_pegs, self.goal_hole = goal_pegs, goal_hole
@@ -56,6 +57,10 @@ class PegGame:
     def stacks(self) -> dict[str, list[str]]:
         """Every hole by name, holding ``["peg"]`` or nothing."""
         return {h: ["peg"] if h in self.pegs else [] for h in self.board}
+
+    def position(self) -> tuple[str, ...]:
+        """The board now: the holes holding pegs, in the board's order (a start, as deals are)."""
+        return tuple(h for h in self.order if h in self.pegs)
 
     def unfinished(self) -> str | None:
         """None when the goal is met, else how it is missed."""

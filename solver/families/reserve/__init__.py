@@ -38,6 +38,23 @@ class ReserveFamily(CardFamily):
         except ValueError as e:  # beyond the compiled position's fixed room (MAX_MOVES, MAX_KEY)
             raise UnsupportedError(f"layout {layout.name!r}: {e}; use --core python") from None
 
+    def shares_table(self, layout: Layout) -> bool:
+        """True unless the waste is turned over without limit or gaps take column tops.
+
+        No cycle: every move raises (-redeals left, -stock, -waste, cards on foundations,
+        marks), compared in that order: a redeal spends one; a turn, a card placed from the
+        pack or a row dealt shrinks the stock; a waste card leaving shrinks the waste; a column
+        card goes only to a foundation; a decision adds a mark.  With unlimited redeals the key
+        leaves the count out (a redeal can bring a key back), and a card moved into a gap
+        (``gaps = "any-top"``) may move back.  One meaning: the key holds the foundations'
+        heights, the columns (with their marks) and of the stock what a position of the game
+        needs (``waste``: stock and waste; ``deal-row``: its size).  With ``place`` it holds
+        no stock: the stock is the game's pack order less the cards that have left it, as many
+        as the heights and columns count beyond the start's, so within one game the key names
+        one position from any of its starts.
+        """
+        return not (layout.stock.turn == "waste" and layout.stock.redeals < 0) and layout.reserve.gaps != "any-top"
+
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import ReserveModel, check_supported
 

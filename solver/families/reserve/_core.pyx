@@ -50,6 +50,7 @@ from libc.string cimport memcmp, memcpy, memmove, memset
 from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition, IntStack, int_stack_pop, int_stack_push
 
 from ... import cards
+from . import position, timed
 from .position import COMMIT, DEAD_REASONS, FOUND, ROW, STOCK, WASTE, ReservePosition, _name
 
 cdef enum:
@@ -58,6 +59,19 @@ cdef enum:
     C_ROW = -3
     C_COMMIT = -4
     C_FOUND = 1000
+    INERT = 255    # as the reference's INERT
+    ALL_LINES = 255  # as the reference's ALL_LINES
+    # the timed copy count (``timed.py``; the reference's names without TM_)
+    TM_ITEMS = 256
+    TM_TURNS = 256
+    TM_FRONT = 1024  # kept sharings per suit at most (2 ** MAX_CHOICES)
+    TM_NEVER = 1 << 20
+    TIMED_ROOM = 2
+    TIMED_PLY = 8
+    TM_MEMO = 1 << 16  # keys ``_timed_memo`` keeps at most
+    TM_MAX_CHOICES = 10
+    TM_ROUNDS = 3
+    TM_BUDGET = 20000
     SEQ = 16       # room per foundation in ``seq`` and ``pmask`` (at most 13 cards, and one past)
     VALUES = 256   # card values: card | marks << 6
     MAXF = 64      # foundations at most (16 rows)
@@ -69,6 +83,8 @@ cdef enum:
     T_DEALROW = 3
 
 assert (STOCK, WASTE, ROW, COMMIT, FOUND) == (C_STOCK, C_WASTE, C_ROW, C_COMMIT, C_FOUND)
+assert (position.TIMED_ROOM, position.TIMED_PLY, timed.MAX_CHOICES, timed.ROUNDS, timed.BUDGET, timed.NEVER) == \
+    (TIMED_ROOM, TIMED_PLY, TM_MAX_CHOICES, TM_ROUNDS, TM_BUDGET, TM_NEVER)
 TURNS = {"none": T_NONE, "place": T_PLACE, "waste": T_WASTE, "deal-row": T_DEALROW}
 
 
@@ -103,9 +119,25 @@ cdef struct Relax:
     int tail[64]
     int seen_of[64]  # copies of each card seen
     int passed[64]   # foundations taken past each card since now
+    # the copy count (the reference's ``_CopyCount``), with two rows of foundations
+    bint copies
+    int both[64]     # free copies that may go to either row
+    int only0[64]    # free copies that may go to row 0 only
+    int only1[64]    # ... to row 1 only
+    int best[4]      # per suit, the most cards its two foundations can take
+    bint dirty[4]    # best[s] is stale
 
 
 @cython.final
+cdef inline bint _no_later(const unsigned char* a, const unsigned char* b, int n) noexcept:
+    """Every one of the n times in ``a`` is at most the one in ``b`` (``a`` beats or matches ``b``)."""
+    cdef int k
+    for k in range(n):
+        if a[k] > b[k]:
+            return False
+    return True
+
+
 cdef class ReserveCore(CorePosition):
     """A deal of a debutante-family game, compiled; moves are int codes (``reference_move``)."""
 
@@ -114,6 +146,8 @@ cdef class ReserveCore(CorePosition):
     # -- the deal and its rules (fixed)
     cdef int ncols, capacity, nf, total, stride, turn, deal_count, batch_size, waste_capacity, slots
     cdef bint exact  # the foundations hold exactly the pack (the reference's ``exact``)
+    cdef bint timed  # the timed copy count runs (the reference's ``timed``)
+    cdef int room    # set by _relaxed_play: the counts' least room over the turns
     cdef bint fifo, suit_sequence, refill, gaps_any_top, interchangeable, dominance, column_dominance
     cdef int* seq        # nf * SEQ: foundation f takes seq[f * SEQ + i] in order
     cdef int* seq_len    # per foundation
@@ -121,6 +155,7 @@ cdef class ReserveCore(CorePosition):
     cdef int* fdw        # VALUES * nf: where[f][v] for the k-th of them (f = fd[v * nf + k])
     cdef int fd_n[VALUES]
     cdef uint64_t* pmask  # nf * SEQ: the cards seq[f][0..i) as a mask (``_buried``)
+    cdef int* cwhere      # nf * 64: where[f][c] for a card c without marks (the copy count)
 
     # -- the mutable state
     cdef unsigned char* colbuf  # the columns: column i is col_len[i] values at colbuf + i * stride
@@ -143,6 +178,20 @@ cdef class ReserveCore(CorePosition):
     # -- scratch, allocated once
     cdef int* rp_ints           # _relaxed_play's arrays (hh, nd, left, nxt, todo)
     cdef uint64_t* rp_can
+    cdef unsigned char* lk      # write_learned_key's columns
+    # the timed copy count's scratch: items, kept sharings and their curves, the search
+    cdef int* tm_ints
+    cdef dict tm_memo  # the timed count's horizon by position key (``_timed_memo``)
+    cdef unsigned char* tm_front
+    cdef int* tm_curves
+    cdef int* tm_best
+    cdef int* tm_rest
+    cdef int* tm_acc
+    cdef int tm_nfront[4]
+    cdef int tm_total[4]
+    cdef int tm_tried
+    cdef unsigned char* snap    # the generous game's heights at each stock length (``_relaxed_play``)
+    cdef bint snap_ok           # snap holds this position's generous game to the end (set by dead)
 
     def __init__(self, ref not None):
         if not isinstance(ref, ReservePosition):
@@ -173,6 +222,9 @@ cdef class ReserveCore(CorePosition):
         self.column_dominance = ref.column_dominance
         self.nf = ref.nf
         self.total = ref.total
+        self.learns = ref.learns
+        self.tm_memo = {}
+        self.timed = ref.timed
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
         self._copy_state(ref)
@@ -183,6 +235,7 @@ cdef class ReserveCore(CorePosition):
         free(self.fd)
         free(self.fdw)
         free(self.pmask)
+        free(self.cwhere)
         free(self.colbuf)
         free(self.col_len)
         free(self.stock)
@@ -195,6 +248,14 @@ cdef class ReserveCore(CorePosition):
         free(self.kpos)
         free(self.rp_ints)
         free(self.rp_can)
+        free(self.lk)
+        free(self.tm_ints)
+        free(self.tm_front)
+        free(self.tm_curves)
+        free(self.tm_best)
+        free(self.tm_rest)
+        free(self.tm_acc)
+        free(self.snap)
 
     # ------------------------------------------------------------ setup
 
@@ -214,6 +275,10 @@ cdef class ReserveCore(CorePosition):
         self.fd = <int*>self._alloc(VALUES * nf, sizeof(int))
         self.fdw = <int*>self._alloc(VALUES * nf, sizeof(int))
         self.pmask = <uint64_t*>self._alloc(nf * SEQ, sizeof(uint64_t))
+        self.cwhere = <int*>self._alloc(nf * 64, sizeof(int))
+        for f in range(nf):
+            for c in range(64):
+                self.cwhere[f * 64 + c] = min(ref.where[f][c], 1 << 20)
         for f in range(nf):
             s = ref.seq[f]
             if len(s) >= SEQ:
@@ -268,6 +333,15 @@ cdef class ReserveCore(CorePosition):
         # foundation is pushed at most once per card newly offered to it)
         self.rp_ints = <int*>self._alloc(2 * self.nf + 2 * self.ncols + 64 * self.nf, sizeof(int))
         self.rp_can = <uint64_t*>self._alloc(self.nf, sizeof(uint64_t))
+        self.lk = <unsigned char*>self._alloc(self.ncols * self.stride, 1)
+        if self.timed:
+            self.tm_ints = <int*>self._alloc(7 * TM_ITEMS, sizeof(int))
+            self.tm_front = <unsigned char*>self._alloc(4 * TM_FRONT * 32, 1)
+            self.tm_curves = <int*>self._alloc(4 * TM_FRONT * TM_TURNS, sizeof(int))
+            self.tm_best = <int*>self._alloc(4 * TM_TURNS, sizeof(int))
+            self.tm_rest = <int*>self._alloc(5 * TM_TURNS, sizeof(int))
+            self.tm_acc = <int*>self._alloc(5 * TM_TURNS, sizeof(int))
+        self.snap = <unsigned char*>self._alloc((self.total + 1) * self.nf, 1)
 
     # ------------------------------------------------------------ helpers
 
@@ -403,19 +477,24 @@ cdef class ReserveCore(CorePosition):
         return n > 1 or (n == 1 and not (self.refill and self.stock_n))
 
     cdef int _decision(self, int* out) noexcept:
-        """As ``_decision``: the options of the first available card a foundation takes now,
-        written to ``out``; their count (0: no decision)."""
-        cdef int i, n
+        """As ``_decision``: the options of the first available card that a foundation takes now
+        (with learning, of least value), written to ``out``; their count (0: no decision)."""
+        cdef int i, v, src = 0, best = VALUES
+        cdef int acc[MAXF]
         if self.batch_left:
             return 0
         for i in range(self.ncols):
-            if self._decides(i) and self._wanted(self._top(i)):
-                n = self._decide(i, self._top(i), out)
-                if n:
-                    return n
-        if self.turn == T_WASTE and self.waste_n:
-            return self._decide(C_WASTE, self.waste[self.waste_n - 1], out)
-        return 0
+            if self._decides(i):
+                v = self._top(i)
+                if v < best and self._wanted(v) and self._accepting(v, acc):
+                    best, src = v, i
+                    if not self.learns:
+                        break
+        if self.turn == T_WASTE and self.waste_n and (self.learns or best == VALUES):
+            v = self.waste[self.waste_n - 1]
+            if v < best and self._accepting(v, acc):
+                best, src = v, C_WASTE
+        return 0 if best == VALUES else self._decide(src, best, out)
 
     cdef inline int _decide(self, int src, int v, int* out) noexcept:
         cdef int acc[MAXF]
@@ -617,6 +696,7 @@ cdef class ReserveCore(CorePosition):
         cdef int src = msrc(move), dst = mdst(move), n, j, v, f
         cdef int undo = self.batch_left
         cdef unsigned char* p
+        self.snap_ok = False
         self._check(src, dst)
         if dst == C_ROW:
             n = min(self.ncols, self.stock_n)
@@ -711,6 +791,7 @@ cdef class ReserveCore(CorePosition):
         cdef int undo = int_stack_pop(&self.undo)
         cdef int src = msrc(move), dst = mdst(move), j, v, f, n
         cdef unsigned char* p
+        self.snap_ok = False
         if dst == C_ROW:
             for j in range(undo - 1, -1, -1):
                 self.col_len[j] -= 1
@@ -799,17 +880,125 @@ cdef class ReserveCore(CorePosition):
             p += 1
         return p
 
+    # ------------------------------------------------------------ learning
+
+    cdef int c_clock(self) except -1:
+        """As ``clock``."""
+        return self.stock_n
+
+    cdef int c_stuck_horizon(self) except -1:
+        """As ``stuck_horizon``."""
+        return self.stock_n
+
+    cdef int write_learned_key(self, int kind, int horizon, unsigned char* buf) except -1:
+        """As ``learned_key`` (its docstring has the proof): the stock's length, the heights, then
+        the columns with their hidden cards written INERT, each as its length and values, sorted by
+        (length, values), so that equal multisets give equal bytes."""
+        cdef Relax r
+        cdef int t, i, k, j, n, p, v, a, b, m, f
+        cdef bint shown
+        cdef int order[MAXC]
+        cdef uint64_t sk[MAXC]  # (length, values) packed into one number, for columns of at most 7 cards
+        cdef bint packed = True
+        cdef unsigned char* col
+        cdef unsigned char* out
+        cdef unsigned char* lk = self.lk
+        cdef int* hh = self.rp_ints
+        horizon = min(horizon, self.stock_n)
+        if self.snap_ok:  # the heights of ``dead``'s generous game, which is the same game
+            for f in range(self.nf):
+                hh[f] = self.snap[horizon * self.nf + f]
+        else:
+            self._rp_start(&r, False, False)
+            for t in range(self.stock_n - 1, horizon - 1, -1):
+                v = self.stock[t]
+                self._rp_offer(&r, v & 63, v)
+                if r.ntodo:
+                    self._rp_settle(&r)
+        for i in range(self.ncols):  # the columns, hidden cards written INERT, into ``lk``
+            col = self.colbuf + i * self.stride
+            out = lk + i * self.stride
+            n = self.col_len[i]
+            if kind == 0:  # the inert cards hidden
+                for k in range(n):
+                    out[k] = col[k] if self._passed(hh, col[k]) else INERT
+                order[i] = i
+                continue
+            first = -1  # in a queue: the first inert card, in the order cards leave (from col[0])
+            if self.fifo:
+                for k in range(n):
+                    v = col[k]
+                    if not (self.rem[v & 63] == 1 or self._passed(hh, v & 63)):
+                        first = k
+                        break
+            shown = False
+            for j in range(n):  # from the card that leaves last: col[0] in a stack, col[n - 1] in a queue
+                k = n - 1 - j if self.fifo else j
+                v = col[k]
+                shown = shown or k == first or self.rem[v & 63] == 1 or self._passed(hh, v & 63)
+                out[k] = v if shown else INERT
+            order[i] = i
+        for i in range(self.ncols):
+            n = self.col_len[i]
+            if n > 7:
+                packed = False
+                break
+            sk[i] = (<uint64_t>n) << 56
+            for k in range(n):
+                sk[i] |= (<uint64_t>lk[i * self.stride + k]) << (48 - 8 * k)
+        if packed:  # the same order as below, comparing one number a column
+            for i in range(1, self.ncols):
+                a = order[i]
+                j = i
+                while j > 0 and sk[order[j - 1]] > sk[a]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = a
+        for i in range(1, self.ncols if not packed else 0):  # insertion sort by (length, values)
+            a = order[i]
+            j = i
+            while j > 0:
+                b = order[j - 1]
+                n = self.col_len[b]
+                if n < self.col_len[a] or (n == self.col_len[a]
+                                           and memcmp(lk + b * self.stride, lk + a * self.stride, n) <= 0):
+                    break
+                order[j] = b
+                j -= 1
+            order[j] = a
+        buf[0] = self.stock_n
+        p = 1
+        for f in range(self.nf):
+            buf[p] = self.h[f]
+            p += 1
+        for k in range(self.ncols):
+            i = order[k]
+            m = self.col_len[i]
+            buf[p] = m
+            memcpy(buf + p + 1, lk + i * self.stride, m)
+            p += 1 + m
+        return p
+
     # -------------------------------------------------------------- bounds
 
     cdef int dead(self) except -1:
-        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 0 neither."""
+        """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 4 the
+        timed copy count, 0 none."""
+        self.horizons[0] = self.horizons[1] = 0
+        self.snap_ok = False
         if self.gaps_any_top and self._gap_may_open():
             return 0
+        cdef int why, horizon
         if self._buried():
+            self.horizons[0], self.horizons[1] = 0, ALL_LINES
             return 1
-        if self._relaxed_play():
-            return 2
-        return 0
+        why = self._relaxed_play()
+        if why == 0 and self.timed and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
+            horizon = self._timed_memo()
+            if horizon:
+                self.horizons[0] = self.horizons[1] = horizon
+                return 4
+        return why
 
     cdef bint _buried(self) noexcept:
         """As ``_buried`` (its docstring has the proof): a card that can leave its column only
@@ -907,13 +1096,76 @@ cdef class ReserveCore(CorePosition):
         for k in range(self.fd_n[v]):
             self.rp_can[self.fd[v * self.nf + k]] |= (<uint64_t>1) << (v & 63)
 
-    cdef bint _relaxed_play(self) noexcept:
+    cdef int _relaxed_play(self) noexcept:
         """As ``_relaxed_play`` (its docstring has the proof): play a generous version of the rest
-        of the game; if even it fails, so does the deal.  The same steps in the same order as
-        the reference (``see``, ``offer``, ``expose``, ``settle``)."""
+        of the game; if even it fails, so does the deal: 2 (``COUNTING_DEAD``) or 3
+        (``COPIES_DEAD``), else 0.  The same steps in the same order as the reference (``see``,
+        ``offer``, ``expose``, ``settle``; the copy count's ``free`` and ``most``)."""
         cdef Relax r
         cdef int f, i, k, t, v, c
         cdef bint check_room = self.slots >= 0 and self.turn == T_PLACE and not self.batch_size
+        cdef unsigned char* col
+        cdef bint snap = self.learns
+        cdef int out, least = self.slots
+        self._rp_start(&r, check_room, self.nf == 8)
+        if snap:
+            self._snap(&r, self.stock_n)
+        for t in range(self.stock_n - 1, -1, -1):
+            v = self.stock[t]  # marked if it was committed in the waste before a redeal
+            c = v & 63
+            self._rp_offer(&r, c, v)
+            if check_room:
+                self._rp_see(&r, c)
+                if r.ntodo:
+                    self._rp_settle(&r)
+                out = r.seen - r.gone
+                if out > self.slots:
+                    self.horizons[0] = self.horizons[1] = t + 1
+                    return 2
+                if r.copies:
+                    out = max(out, r.seen - self._cc_most(&r))
+                    if out > self.slots:
+                        self.horizons[0] = self.horizons[1] = t + 1
+                        return 3
+                if self.slots - out < least:
+                    least = self.slots - out
+            elif r.ntodo:
+                self._rp_settle(&r)
+            if snap:
+                self._snap(&r, t)
+        self.snap_ok = snap  # kept for ``write_learned_key`` until the next move
+        self.room = least
+        if self.exact:  # every foundation must be finished
+            for f in range(self.nf):
+                if r.nd[f] >= 0:
+                    return 2
+            if r.copies and self._cc_most(&r) < self.total - self.placed:
+                return 3
+            return 0
+        # more foundation places than cards: lost if some card left is passed by no foundation
+        for i in range(self.ncols):
+            col = self.colbuf + i * self.stride
+            for k in range(self.col_len[i]):
+                if self._rp_never(&r, col[k]):
+                    return 2
+        for k in range(self.waste_n):
+            if self._rp_never(&r, self.waste[k]):
+                return 2
+        for k in range(self.stock_n):
+            if self._rp_never(&r, self.stock[k]):
+                return 2
+        return 0
+
+    cdef inline void _snap(self, Relax* r, int t) noexcept:
+        """The generous heights when the stock has ``t`` cards left, into ``snap``."""
+        cdef int f
+        for f in range(self.nf):
+            self.snap[t * self.nf + f] = r.hh[f]
+
+    cdef void _rp_start(self, Relax* r, bint count, bint copies) noexcept:
+        """As ``_Generous.__init__``: the generous game made at this position (``count``: seen
+        and gone are kept; ``copies``: so is the copy count)."""
+        cdef int f, i, k, v
         cdef unsigned char* col
         r.hh = self.rp_ints
         r.nd = r.hh + self.nf
@@ -925,53 +1177,77 @@ cdef class ReserveCore(CorePosition):
         memset(r.head, 0xFF, sizeof(r.head))  # -1
         memset(r.seen_of, 0, sizeof(r.seen_of))
         memset(r.passed, 0, sizeof(r.passed))
+        r.copies = copies
+        if copies:
+            memset(r.both, 0, sizeof(r.both))
+            memset(r.only0, 0, sizeof(r.only0))
+            memset(r.only1, 0, sizeof(r.only1))
+            for k in range(4):
+                r.dirty[k] = True
         for f in range(self.nf):
             r.hh[f] = self.h[f]
             r.nd[f] = self.need[f]
             r.can[f] = 0
         for i in range(self.ncols):
             r.left[i] = self.col_len[i]
-        if check_room:
+        if count:
             for i in range(self.ncols):
                 col = self.colbuf + i * self.stride
                 for k in range(self.col_len[i]):
-                    self._rp_see(&r, col[k] & 63)
+                    self._rp_see(r, col[k] & 63)
         for i in range(self.ncols):
-            self._rp_expose(&r, i)
+            self._rp_expose(r, i)
         for k in range(self.waste_n):
             v = self.waste[k]
-            self._rp_offer(&r, v & 63, v)
-        self._rp_settle(&r)
-        for t in range(self.stock_n - 1, -1, -1):
-            v = self.stock[t]  # marked if it was committed in the waste before a redeal
-            c = v & 63
-            self._rp_offer(&r, c, v)
-            if check_room:
-                self._rp_see(&r, c)
-                if r.ntodo:
-                    self._rp_settle(&r)
-                if r.seen - r.gone > self.slots:
-                    return True
-            elif r.ntodo:
-                self._rp_settle(&r)
-        if self.exact:  # every foundation must be finished
-            for f in range(self.nf):
-                if r.nd[f] >= 0:
-                    return True
-            return False
-        # more foundation places than cards: lost if some card left is passed by no foundation
-        for i in range(self.ncols):
-            col = self.colbuf + i * self.stride
-            for k in range(self.col_len[i]):
-                if self._rp_never(&r, col[k]):
-                    return True
-        for k in range(self.waste_n):
-            if self._rp_never(&r, self.waste[k]):
-                return True
-        for k in range(self.stock_n):
-            if self._rp_never(&r, self.stock[k]):
-                return True
-        return False
+            self._rp_offer(r, v & 63, v)
+        self._rp_settle(r)
+
+    cdef inline void _cc_free(self, Relax* r, int v) noexcept:
+        """As ``_CopyCount.free``: one more free copy of ``v``'s card."""
+        cdef int c = v & 63, marks = (v >> 6) & 3
+        if marks == 0:
+            r.both[c] += 1
+        elif marks == 1:  # never to row 0
+            r.only1[c] += 1
+        elif marks == 2:
+            r.only0[c] += 1
+        else:
+            return
+        r.dirty[c & 3] = True
+
+    cdef int _cc_most(self, Relax* r) noexcept:
+        """As ``_CopyCount.most``."""
+        cdef int s, total = 0
+        for s in range(4):
+            if r.dirty[s]:
+                r.dirty[s] = False
+                r.best[s] = self._cc_suit(r, s)
+            total += r.best[s]
+        return total
+
+    cdef int _cc_suit(self, Relax* r, int s) noexcept:
+        """As ``_CopyCount._suit`` (its docstring has the proof)."""
+        cdef int* seq0 = self.seq + s * SEQ
+        cdef int* seq1 = self.seq + (s + 4) * SEQ
+        cdef int* where0 = self.cwhere + s * 64
+        cdef int n0 = self.seq_len[s], n1 = self.seq_len[s + 4], h0 = self.h[s], h1 = self.h[s + 4]
+        cdef int a = 0, b = 0, best = 0, c, spare
+        while h0 + a < n0 and r.both[seq0[h0 + a]] + r.only0[seq0[h0 + a]]:
+            a += 1
+        while True:
+            while h1 + b < n1:
+                c = seq1[h1 + b]
+                spare = r.both[c] + r.only1[c]
+                if h0 <= where0[c] < h0 + a and not r.only0[c]:
+                    spare -= 1  # row 0 takes one of the copies either row may use
+                if spare < 1:
+                    break
+                b += 1
+            if a + b > best:
+                best = a + b
+            if a == 0:
+                return best
+            a -= 1
 
     cdef inline bint _rp_never(self, Relax* r, int v) noexcept:
         """No foundation that may take ``v`` has been taken past it in the generous game."""
@@ -995,6 +1271,8 @@ cdef class ReserveCore(CorePosition):
         cdef int k, f
         cdef uint64_t bit = (<uint64_t>1) << c
         cdef int* fd = self.fd + v * self.nf
+        if r.copies:
+            self._cc_free(r, v)
         for k in range(self.fd_n[v]):
             f = fd[k]
             if not (r.can[f] & bit):
@@ -1050,6 +1328,311 @@ cdef class ReserveCore(CorePosition):
                     r.left[i] -= 1
                     self._rp_expose(r, i)
                     i = j
+
+    # ------------------------------------------------------------ the timed copy count
+
+    cdef int _timed_memo(self) except -1:
+        """``_timed``, remembered by the position's key: the positions near the deal are met
+        again at every restart, and the count costs a hundred times the other bounds."""
+        cdef unsigned char buf[MAX_KEY]
+        cdef int n = self.write_key(buf)
+        cdef bytes key = buf[:n]
+        found = self.tm_memo.get(key)
+        if found is not None:
+            return found
+        if len(self.tm_memo) >= TM_MEMO:
+            self.tm_memo.clear()
+        cdef int horizon = self._timed()
+        self.tm_memo[key] = horizon
+        return horizon
+
+    cdef int _timed(self) except -1:
+        """As ``timed.timed_horizon`` (its docstring has the proof): the horizon if the timed copy
+        count proves that no line gets past some turn, else 0.  The same steps in the same order."""
+        cdef int turns = self.stock_n, n = 0, i, k, t, v, c, s, row, f, prev, before, lo, hi, mid, rnd
+        cdef int in_columns, best
+        cdef unsigned char* col
+        cdef int* card = self.tm_ints
+        cdef int* value = card + TM_ITEMS
+        cdef int* free_ = value + TM_ITEMS
+        cdef int* above = free_ + TM_ITEMS
+        cdef int* times = above + TM_ITEMS
+        cdef int* leave = times + TM_ITEMS
+        cdef int* raised = leave + TM_ITEMS
+        cdef int nof[64]
+        cdef int of[64][2]
+        cdef bint changed
+        for i in range(self.ncols):  # the items: column cards in leaving order, then the pack's
+            col = self.colbuf + i * self.stride
+            prev = -1
+            for k in range(self.col_len[i]):
+                v = col[k] if self.fifo else col[self.col_len[i] - 1 - k]
+                card[n] = v & 63
+                value[n] = v
+                free_[n] = 0
+                above[n] = prev
+                prev = n
+                n += 1
+        in_columns = n
+        for t in range(turns):
+            v = self.stock[turns - 1 - t]
+            card[n] = v & 63
+            value[n] = v
+            free_[n] = t + 1
+            above[n] = -1
+            n += 1
+        memset(nof, 0, sizeof(nof))
+        for i in range(n):
+            c = card[i]
+            if nof[c] == 2:
+                return 0  # more than two copies: not this bound's game
+            of[c][nof[c]] = i
+            nof[c] += 1
+        for s in range(4):
+            for row in range(2):
+                f = s + 4 * row
+                for k in range(self.h[f], self.seq_len[f]):
+                    c = self.seq[f * SEQ + k]
+                    if not ((nof[c] > 0 and self._tm_allowed(value[of[c][0]], row))
+                            or (nof[c] > 1 and self._tm_allowed(value[of[c][1]], row))):
+                        return 0
+        for i in range(n):
+            times[i] = free_[i]
+        for rnd in range(TM_ROUNDS):
+            for i in range(n):
+                leave[i] = TM_NEVER
+            for s in range(4):
+                for row in range(2):
+                    f = s + 4 * row
+                    before = 0
+                    for k in range(self.h[f], self.seq_len[f]):
+                        c = self.seq[f * SEQ + k]
+                        best = TM_NEVER
+                        for t in range(nof[c]):
+                            i = of[c][t]
+                            if self._tm_allowed(value[i], row):
+                                leave[i] = min(leave[i], max(before, times[i]))
+                                best = min(best, times[i])
+                        before = max(before, best)
+            changed = False
+            for i in range(n):
+                raised[i] = max(free_[i], leave[above[i]] if above[i] >= 0 else 0)
+                if raised[i] != times[i]:
+                    changed = True
+            if not changed:
+                break
+            for i in range(n):
+                times[i] = raised[i]
+        for s in range(4):
+            self.tm_nfront[s] = self._tm_front(s, times, value, nof, of, turns)
+            if self.tm_nfront[s] < 0:
+                return 0
+        if self._tm_combinable(in_columns, turns, turns):
+            return 0
+        lo, hi = 1, turns
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._tm_combinable(in_columns, turns, mid):
+                lo = mid + 1
+            else:
+                hi = mid
+        return turns - hi + 1
+
+    cdef inline bint _tm_allowed(self, int v, int row) noexcept:
+        return not ((v >> (6 + row)) & 1)
+
+    cdef int _tm_settled(self, int s, int row, int c, int* times, int* fixed, int nof_open,
+                         bint* is_open, int (*of)[2]) noexcept:
+        """As ``settled``: every sharing has the row past the cards before c no earlier than this."""
+        cdef int f = s + 4 * row, k, c2, before = 0
+        for k in range(self.h[f], self.seq_len[f]):
+            c2 = self.seq[f * SEQ + k]
+            if c2 == c:
+                return before
+            if is_open[c2]:
+                before = max(before, min(times[of[c2][0]], times[of[c2][1]]))
+            else:
+                before = max(before, times[fixed[row * 64 + c2]])
+        return before
+
+    cdef int _tm_front(self, int s, int* times, int* value, int* nof, int (*of)[2], int turns) noexcept:
+        """As ``_suit_front``: the suit's unbeaten sharings, each as its items' sorted times (capped
+        at turns + 1), written to ``tm_front`` (TM_FRONT of them at most); their count, or -1."""
+        cdef int fixed[128]  # row * 64 + card -> item
+        cdef int ch_card[16]
+        cdef int ch_early[16]
+        cdef int ch_late[16]
+        cdef bint is_open[64]
+        cdef int nch = 0, k, j, c, a, b, f0 = s, f1 = s + 4, row, i, best, t, m, x, count = 0, q, total
+        cdef int ways
+        cdef bint in0, in1, skip, changed
+        cdef unsigned char gone[32]
+        cdef unsigned char* kept
+        cdef unsigned char* store = self.tm_front + s * TM_FRONT * 32
+        memset(is_open, 0, sizeof(is_open))
+        for row in range(2):  # cards one row takes: that row's earliest item
+            f = s + 4 * row
+            for k in range(self.h[f], self.seq_len[f]):
+                c = self.seq[f * SEQ + k]
+                if self._tm_in(1 - row, s, c):
+                    continue
+                best = -1
+                for j in range(nof[c]):
+                    i = of[c][j]
+                    if self._tm_allowed(value[i], row) and (best < 0 or times[i] < times[best]):
+                        best = i
+                fixed[row * 64 + c] = best
+        for k in range(self.h[f0], self.seq_len[f0]):  # cards both rows take, in row 0's order
+            c = self.seq[f0 * SEQ + k]
+            if not self._tm_in(1, s, c):
+                continue
+            if nof[c] != 2:
+                return -1
+            a, b = of[c][0], of[c][1]
+            if times[b] < times[a]:
+                a, b = b, a
+            ways = 0
+            if self._tm_allowed(value[a], 0) and self._tm_allowed(value[b], 1):
+                ways |= 1
+            if self._tm_allowed(value[b], 0) and self._tm_allowed(value[a], 1):
+                ways |= 2
+            if ways == 0:
+                return -1
+            if ways != 3 or times[a] == times[b]:
+                if ways & 1:
+                    fixed[c], fixed[64 + c] = a, b
+                else:
+                    fixed[c], fixed[64 + c] = b, a
+            else:
+                ch_card[nch], ch_early[nch], ch_late[nch] = c, a, b
+                nch += 1
+        changed = True
+        while changed:  # each pass fixes the first choice it can, then starts again
+            changed = False
+            for j in range(nch):
+                is_open[ch_card[j]] = True
+            for j in range(nch):
+                c = ch_card[j]
+                if self._tm_settled(s, 0, c, times, fixed, nch, is_open, of) >= times[ch_late[j]]:
+                    fixed[c], fixed[64 + c] = ch_late[j], ch_early[j]
+                elif self._tm_settled(s, 1, c, times, fixed, nch, is_open, of) >= times[ch_late[j]]:
+                    fixed[c], fixed[64 + c] = ch_early[j], ch_late[j]
+                else:
+                    continue
+                for q in range(j, nch - 1):
+                    ch_card[q], ch_early[q], ch_late[q] = ch_card[q + 1], ch_early[q + 1], ch_late[q + 1]
+                nch -= 1
+                is_open[c] = False
+                changed = True
+                break
+        if nch > TM_MAX_CHOICES:
+            return -1
+        total = (self.seq_len[f0] - self.h[f0]) + (self.seq_len[f1] - self.h[f1])
+        for m in range(1 << nch):
+            for j in range(nch):  # itertools.product order: the first choice varies slowest
+                c = ch_card[j]
+                if (m >> (nch - 1 - j)) & 1:
+                    fixed[c], fixed[64 + c] = ch_late[j], ch_early[j]
+                else:
+                    fixed[c], fixed[64 + c] = ch_early[j], ch_late[j]
+            q = 0
+            for row in range(2):
+                f = s + 4 * row
+                t = 0
+                for k in range(self.h[f], self.seq_len[f]):
+                    t = max(t, times[fixed[row * 64 + self.seq[f * SEQ + k]]])
+                    gone[q] = min(t, turns + 1)
+                    q += 1
+            for k in range(1, total):  # insertion sort
+                x = gone[k]
+                j = k
+                while j > 0 and gone[j - 1] > x:
+                    gone[j] = gone[j - 1]
+                    j -= 1
+                gone[j] = x
+            skip = False
+            for j in range(count):  # beaten or matched by a kept one?
+                if _no_later(store + j * 32, gone, total):
+                    skip = True
+                    break
+            if skip:
+                continue
+            j = 0
+            for k in range(count):  # drop the kept ones it beats, keeping their order
+                kept = store + k * 32
+                if not _no_later(gone, kept, total):
+                    if j != k:
+                        memcpy(store + j * 32, kept, 32)
+                    j += 1
+            count = j
+            if count == TM_FRONT:
+                return -1
+            memcpy(store + count * 32, gone, total)
+            self.tm_total[s] = total
+            count += 1
+        self.tm_total[s] = total
+        return count
+
+    cdef inline bint _tm_in(self, int row, int s, int c) noexcept:
+        """Row ``row`` of suit ``s`` still takes card ``c``."""
+        cdef int f = s + 4 * row, w = self.cwhere[f * 64 + c]
+        return self.h[f] <= w < self.seq_len[f]
+
+    cdef bint _tm_combinable(self, int in_columns, int turns, int last) noexcept:
+        """As ``_combinable``: one curve per suit gives at every turn 1..last at least the need."""
+        cdef int s, j, k, t
+        cdef unsigned char* times_gone
+        cdef int* curve
+        cdef int* best
+        cdef int* rest = self.tm_rest  # 5 * (TM_TURNS)
+        for s in range(4):  # the curves of the kept sharings, and each suit's best
+            best = self.tm_best + s * TM_TURNS
+            for t in range(last + 1):
+                best[t] = 0
+            for j in range(self.tm_nfront[s]):
+                curve = self.tm_curves + (s * TM_FRONT + j) * TM_TURNS
+                times_gone = self.tm_front + (s * TM_FRONT + j) * 32
+                for t in range(last + 1):
+                    curve[t] = 0
+                for k in range(self.tm_total[s]):
+                    if times_gone[k] <= last:
+                        curve[times_gone[k]] += 1
+                for t in range(1, last + 1):
+                    curve[t] += curve[t - 1]
+                for t in range(last + 1):
+                    if curve[t] > best[t]:
+                        best[t] = curve[t]
+        for t in range(last + 1):
+            rest[4 * TM_TURNS + t] = 0
+        for j in range(3, -1, -1):
+            for t in range(last + 1):
+                rest[j * TM_TURNS + t] = rest[(j + 1) * TM_TURNS + t] + self.tm_best[j * TM_TURNS + t]
+        for t in range(last + 1):
+            self.tm_acc[t] = 0
+        self.tm_tried = 0
+        return self._tm_go(0, self.tm_acc, in_columns, last)
+
+    cdef bint _tm_go(self, int j, int* acc, int in_columns, int last) noexcept:
+        """As ``go`` in ``_combinable``."""
+        cdef int t, k
+        cdef int* nxt
+        cdef int* curve
+        self.tm_tried += 1
+        if self.tm_tried > TM_BUDGET:
+            return True
+        for t in range(1, last + 1):
+            if acc[t] + self.tm_rest[j * TM_TURNS + t] < in_columns + t - self.slots:
+                return False
+        if j == 4:
+            return True
+        nxt = self.tm_acc + (j + 1) * TM_TURNS
+        for k in range(self.tm_nfront[j]):
+            curve = self.tm_curves + (j * TM_FRONT + k) * TM_TURNS
+            for t in range(last + 1):
+                nxt[t] = acc[t] + curve[t]
+            if self._tm_go(j + 1, nxt, in_columns, last):
+                return True
+        return False
 
     # ------------------------------------------------------------ Python level
 

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import cards
+from ... import cards, positions
 from ...deal import Deal
 from ...layout import Layout, Reads
+from ...positions import Snapshot
 from .rules import foundation_sequences
+from .timed import timed_horizon
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the debutante family's DFS position", {
@@ -47,18 +49,33 @@ READS = Reads("the debutante family's DFS position", {
 
 STOCK, WASTE, ROW, COMMIT, FOUND = -1, -2, -3, -4, 1000
 NEVER = 10**6
+INERT = 255  # a card that ``learned_key`` leaves out
+ALL_LINES = 255  # a horizon no line gets past: a position with a buried card (``learned_key``)
+# The timed copy count costs a hundred times the other bounds and cuts few positions deep in a
+# search (measured: 4% of them on debutante 55, where every position is tight), so it runs only
+# near the deal: within TIMED_PLY moves of it, where the counts leave at most TIMED_ROOM room.
+TIMED_ROOM = 2
+TIMED_PLY = 8
 Move = tuple[int, int]
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
 BURIED_DEAD = "buried card: a card can leave its column only after a card it must follow"
 COUNTING_DEAD = ("counting bound: the forty-first card rule; even a generous play-out of the rest of the pack "
                  "fails")
-DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD)
+COPIES_DEAD = ("copy count: the forty-first card rule with each copy of a card serving one foundation; the "
+               "most cards the foundations can hold at some turn leave more cards out than the columns hold")
+TIMED_DEAD = ("timed copy count: the forty-first card rule with each copy given one foundation for the whole "
+              "game and the earliest time it can go there")
+DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD, COPIES_DEAD, TIMED_DEAD)
 
 
 class ReservePosition:
-    def __init__(self, layout: Layout, deal: Deal, *, dominance: bool = True):
+    def __init__(self, layout: Layout, deal: Deal | Snapshot, *, dominance: bool = True):
+        """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
+        through a game (cards on the waste and the foundations, redeals spent, a batch open)."""
         READS.check(layout)
+        at = positions.of(layout, deal)
+        stacks = at.stacks
         r, s, fnd = layout.reserve, layout.stock, layout.foundations
         self.layout = layout
         self.ncols = r.count
@@ -106,23 +123,34 @@ class ReservePosition:
         # column empties at another moment and no refill changes.
         self.column_dominance = dominance and len(fnd.rows) <= 2 and not (self.refill and self.fifo)
 
-        self.h = [len(deal.get(f"foundation:{f}", [])) for f in range(nf)]
+        self.h = [len(stacks.get(f"foundation:{f}", ())) for f in range(nf)]
         self.need = [self._need_of(f) for f in range(nf)]
-        self.total = sum(len(v) for v in deal.values())
+        self.total = sum(len(v) for v in stacks.values())
         self.placed = sum(self.h)
         self.rem = [0] * 64  # copies of each card not yet on a foundation
-        for stack, cs in deal.items():
+        for stack, cs in stacks.items():
             if not stack.startswith("foundation"):
                 for c in cs:
                     self.rem[c] += 1
-        self.cols = [list(deal.get(f"reserve:{i}", [])) for i in range(self.ncols)]
-        self.stock = list(reversed(deal.get("stock", [])))  # end = next card to turn
-        self.waste: list[int] = []
-        self.redeals_left = s.redeals if s.redeals >= 0 else NEVER
+        self.cols = [list(stacks.get(f"reserve:{i}", ())) for i in range(self.ncols)]
+        self.stock = list(reversed(stacks.get("stock", ())))  # end = next card to turn
+        self.waste: list[int] = list(stacks.get("waste", ()))  # end = its top card
+        self.redeals_left = (at.redeals_left if at.redeals_left is not None
+                             else s.redeals if s.redeals >= 0 else NEVER)
         # With unlimited redeals how many are left does not matter for play: the key leaves it
         # out, or every redeal would look like a new position and the search never end.
         self.unlimited_redeals = s.redeals < 0
-        self.batch_left = 0
+        self.batch_left = at.batch_left
+        # Learning (``learned_key``): every turned card placed at once, on columns of limited
+        # size and taking any card, which cards leave only to the foundations.
+        self.learns = (s.turn == "place" and r.capacity in (1, 2) and not s.batch and not self.refill
+                       and not self.gaps_any_top and not self.suit_sequence)
+        self.horizons = (0, 0)  # set by ``is_dead``: the claims of each kind (``learned_key``)
+        self.room = 0  # set by ``_relaxed_play``: the counts' least room over the turns
+        # The timed copy count (``timed.py``): two rows holding the two packs, every turned card
+        # placed at once on columns of limited size.
+        self.timed = (len(fnd.rows) == 2 == layout.decks and s.turn == "place" and self.slots is not None
+                      and not s.batch and not self.refill and not self.gaps_any_top)
         self.history: list[Move] = []
         self._undo: list[Any] = []
 
@@ -175,7 +203,9 @@ class ReservePosition:
         return len(col) > 1 or (bool(col) and not (self.refill and self.stock))
 
     def _decision(self) -> list[Move] | None:
-        """The options of the first available card that a foundation takes now.
+        """The options of the first available card that a foundation takes now: with learning,
+        the one of least value (the first such column for equal values: the choice then depends
+        on the cards, not on where the columns stand, as ``learned_key`` needs).
 
         The card goes to such a foundation now, or (``COMMIT``) is marked
         never to go to any of them.  See the module docstring for why.
@@ -185,14 +215,20 @@ class ReservePosition:
         available = [(i, col[0] if self.fifo else col[-1]) for i, col in enumerate(self.cols) if self._decides(col)]
         if self.turn == "waste" and self.waste:
             available.append((WASTE, self.waste[-1]))
+        best: tuple[int, int] | None = None
         for src, v in available:
-            acc = self._accepting(v)
-            if acc:
-                moves = [(src, FOUND + f) for f in acc]
-                if len(self._open(v)) > len(acc):
-                    moves.append((src, COMMIT))
-                return moves
-        return None
+            if (best is None or v < best[1]) and self._accepting(v):
+                best = (src, v)
+                if not self.learns:
+                    break
+        if best is None:
+            return None
+        src, v = best
+        acc = self._accepting(v)
+        moves = [(src, FOUND + f) for f in acc]
+        if len(self._open(v)) > len(acc):
+            moves.append((src, COMMIT))
+        return moves
 
     # ------------------------------------------------------- the interface
 
@@ -449,19 +485,124 @@ class ReservePosition:
             out["count"] = min(self.deal_count, len(self.stock))
         return out
 
+    # ------------------------------------------------------------- learning
+
+    def clock(self) -> int:
+        """The stock's length: play turns it down, one card at a time."""
+        return len(self.stock)
+
+    def stuck_horizon(self) -> int:
+        """With no legal move and the stock not empty, its next card can be neither placed nor
+        played: no line gets past this stock length."""
+        return len(self.stock)
+
+    def learned_key(self, kind: int, horizon: int) -> Any:
+        """What the claim of ``kind`` at ``horizon`` rests on (``solver.engines.dfs``, "Learning").
+
+        A line *gets past* L when it turns the pack's card ``stock[L - 1]`` and places or plays it.
+        The claims at horizon L (kind 0 implies kind 1; either makes the position lost, since a win
+        turns every card and the search's tree holds a win if there is one):
+
+        - kind 0: no line of play from here gets past L;
+        - kind 1: every line of the search's tree from here buries a card (``_buried``: then it is
+          lost) or gets stuck before it gets past L.
+
+        The key.  Run the generous game of ``_relaxed_play`` from here through the turns down to
+        stock length L (cards ``stock[L:]``).  A column card is *inert* if no foundation that may
+        take it is then past its card: no real line plays it before getting past L, since every
+        foundation is then at most as far as in the generous game.  Kind 0 hides the inert cards.
+        Kind 1 hides fewer: a card is *shown* if a foundation that takes its card, marks aside,
+        is then past it (so no copy of it is played before L otherwise), or it is the last copy of
+        its card off the foundations, or it leaves its column before a shown card; in a queue
+        (``access = "first"``) also the column's first inert card in the order they leave; the
+        others are hidden.  The key is the stock's length, the foundation heights, and the columns
+        as a multiset with each hidden card written ``INERT`` (the others keep their values, marks
+        included).
+
+        Proof that positions with equal keys share the claim.  Say P has it and Q has P's key.
+        Both hold the same stock and foundations, hence the same cards out and the same hidden
+        cards as a multiset, in columns matched by their symbols.  Take a line from Q that gets
+        past L (of kind 1: a line of Q's tree that buries no card), up to that turn, and play the
+        same moves from P on the matched columns.  Hidden cards never move in it (they are inert,
+        and cards leave columns only to foundations), so at each step the two positions differ
+        only in which hidden card lies where, and the same moves are legal: a move involves
+        shown cards or the pack's, and columns of the same length take any card.  So P has a line
+        that gets past L: for kind 0, a contradiction.  For kind 1, also:
+
+        - the search's tree offers the same moves: decisions take the available card of least
+          value that a foundation takes now, which is never hidden, and equal columns are one
+          column either way;
+        - neither has a buried card or both.  A buried card y leaves before a card z that is the
+          last copy of its card off the foundations (columns hold two cards at most).  Either z
+          was in a column here: z is then shown (a card only becomes a last copy when its other
+          copy is played, which shows it), and y, leaving before z, is shown too.  Or z is a pack
+          card put behind y: in a stack it goes on top, so there y is the pack card and z a
+          column's card, as before; in a queue y is the first card left in a column with room,
+          every card before it having gone to a foundation (so not inert): y is shown.  The pack's
+          cards are the same in both.
+
+        So P's tree has a line that gets past L without burying a card: a contradiction.
+
+        The search stores a claim for a position whose tree it has searched to the end, from its
+        children's.  Kind 0: the tree keeps, of all lines, one that gets as far (the decision
+        dominance moves a play to a foundation earlier, or keeps a line that never makes it; a
+        pack card placed where no foundation could ever take it instead goes to one now, which
+        changes no later move; equal columns are one column).  A child cut by the counting bounds
+        claims the turn whose count fails, which no line survives (both kinds); one with no legal
+        move, its stock length (both); one with a buried card claims nothing of kind 0 and kind 1
+        at every horizon (``ALL_LINES``); the end-of-game bounds claim nothing (0).
+        """
+        game = _Generous(self, False)
+        stock = self.stock
+        for t in range(len(stock) - 1, min(horizon, len(stock)) - 1, -1):
+            game.turn(stock[t])
+        hh, where, fdests, rem = game.hh, self.where, self.fdests, self.rem
+        cols = []
+        for col in self.cols:
+            order = col if self.fifo else col[::-1]  # the order cards leave in
+            if kind == 0:
+                shown = [_passed(hh, where, fdests, v) for v in order]
+            else:
+                own = [rem[v & 63] == 1 or _passed(hh, where, fdests, v & 63) for v in order]
+                if self.fifo and not all(own):
+                    own[own.index(False)] = True  # the front card once those before it have left
+                shown = [any(own[k:]) for k in range(len(order))]  # leaves before a shown card
+            out = [v if sh else INERT for v, sh in zip(order, shown)]
+            cols.append(bytes(out if self.fifo else out[::-1]))
+        return (len(stock), bytes(self.h), b"|".join(sorted(cols)))
+
     # --------------------------------------------------------------- bounds
 
     def is_dead(self) -> str | None:
         """The bound that proves no win is reachable (the methods below), or None."""
+        self.horizons = (0, 0)
         if self.gaps_any_top and self._gap_may_open():
             return None  # both bounds below assume cards leave columns only to foundations
         if self._buried():
+            self.horizons = (0, ALL_LINES)  # the claims of ``learned_key``: every line is buried
             return BURIED_DEAD
-        if self._relaxed_play():
-            return COUNTING_DEAD
-        return None
+        why = self._relaxed_play()
+        if (why is None and self.timed and len(self.history) <= TIMED_PLY and self.room <= TIMED_ROOM
+                and (horizon := timed_horizon(self))):
+            self.horizons = (horizon, horizon)
+            return TIMED_DEAD
+        return why
 
-    def _relaxed_play(self) -> bool:
+    def slack(self) -> int | None:
+        """The counting bounds' room at their tightest turn: the columns' places minus the cards out
+        (the fewer the copy count allows), least over the turns of ``_relaxed_play``'s generous
+        game (negative: the bound cuts here).  None where the bound counts no places (columns of
+        any height, a waste, batches) or may not prune (a gap may open).  Reported for unknowns;
+        never used to prune."""
+        if self.slots is None or self.turn != "place" or self.batch_size:
+            return None
+        if self.gaps_any_top and self._gap_may_open():
+            return None
+        room = [self.slots]
+        self._relaxed_play(room)
+        return room[0]
+
+    def _relaxed_play(self, room: list[int] | None = None) -> str | None:
         """Play a generous version of the rest of the game; if even it fails, so does the deal.
 
         The generous game: every pack card is available from its turn on
@@ -470,7 +611,10 @@ class ReservePosition:
         as soon as a foundation that may take it has taken its card.  Each
         foundation is then at least as far on, at every turn, as in any real
         play (playing a card in the generous game never hurts, so playing
-        every playable card at once is its best play).  So:
+        every playable card at once is its best play), and every card a real
+        play has freed by a turn is free by then in the generous game too (the
+        cards above it have gone to foundations, which the generous game has
+        then taken past them too).  So:
 
         - if a foundation cannot be finished even so, the deal is lost, when
           the foundations hold exactly the pack (one row per pack: every one
@@ -481,97 +625,57 @@ class ReservePosition:
           has then taken past it too);
         - with columns of limited size and every turned card placed at once,
           the cards out at each turn must fit in the columns' places, or it
-          is lost.  Cards out = cards seen (in columns, or turned so far)
-          minus those that can have left.  A copy leaves only to a
+          is lost (``COUNTING_DEAD``).  Cards out = cards seen (in columns, or
+          turned so far) minus those that can have left.  A copy leaves only to a
           foundation, one copy per foundation, so the copies of a card that
           can have left number at most the copies seen and at most the
           foundations the generous game has taken past that card since now
           (a copy marked for one row only is counted as free to go to
           either, which is generous, so still sound): the second copy of a
           card stays out until its other foundation gets there too.
+        - the same count with the copies kept apart (``_copy_count``, for two
+          rows of foundations: ``COPIES_DEAD``): at each turn, at most
+          ``_copy_count`` cards can have gone to the foundations since now,
+          however the copies free by then (in the generous game, so at least
+          every copy free in a real play) are shared out between a suit's two
+          foundations, each copy serving one foundation that it may go to; the
+          cards seen minus that many must fit in the columns' places.  With the
+          foundations holding exactly the pack, the copies free at the end must
+          also be able to finish every foundation.
+
+        With ``room`` (``slack``), ``room[0]`` becomes the least room left over the turns, and the
+        play goes on past a turn that overflows.
         """
-        seq, fdests, where, nf = self.seq, self.fdests, self.where, self.nf
-        cols, fifo = self.cols, self.fifo
-        hh = self.h[:]
-        need = self.need[:]
-        can = [bytearray(64) for _ in range(nf)]  # cards foundation f could take by now
-        left = [len(col) for col in cols]  # cards still in each column (for exposure)
-        by_card: dict[int, list[int]] = {}  # card -> columns showing it
-        todo: list[int] = []  # foundations that may move on
-        seen = 0  # copies seen: in columns, or turned so far
-        gone = 0  # most copies that can have left, summed over cards
-        seen_of = [0] * 64  # copies of each card seen
-        passed = [0] * 64  # foundations taken past each card since now
         check_room = self.slots is not None and self.turn == "place" and not self.batch_size
-
-        def see(c: int) -> None:
-            nonlocal seen, gone
-            seen += 1
-            seen_of[c] += 1
-            if seen_of[c] <= passed[c]:
-                gone += 1
-
-        def offer(c: int, v: int) -> None:
-            for f in fdests[v]:
-                if not can[f][c]:
-                    can[f][c] = 1
-                    if need[f] == c:
-                        todo.append(f)
-
-        def expose(i: int) -> None:
-            while left[i]:
-                col = cols[i]
-                v = col[len(col) - left[i]] if fifo else col[left[i] - 1]
-                c = v & 63
-                offer(c, v)
-                if any(hh[f] > where[f][v] for f in fdests[v]):
-                    left[i] -= 1  # a copy of its card was played already: let it go too
-                    continue
-                by_card.setdefault(c, []).append(i)
-                return
-
-        def settle() -> None:
-            nonlocal gone
-            while todo:
-                f = todo.pop()
-                s, cf = seq[f], can[f]
-                while need[f] >= 0 and cf[need[f]]:
-                    c = need[f]
-                    hh[f] += 1
-                    need[f] = s[hh[f]] if hh[f] < len(s) else -1
-                    passed[c] += 1
-                    if passed[c] <= seen_of[c]:
-                        gone += 1
-                    for i in by_card.pop(c, ()):
-                        left[i] -= 1
-                        expose(i)
-
-        if check_room:
-            for col in cols:
-                for v in col:
-                    see(v & 63)
-        for i in range(len(cols)):
-            expose(i)
-        for v in self.waste:
-            offer(v & 63, v)
-        settle()
+        game = _Generous(self, check_room)
         slots = self.slots or 0
         stock = self.stock
+        least = slots  # the least room over the turns
         for t in range(len(stock) - 1, -1, -1):
-            v = stock[t]  # marked if it was committed in the waste before a redeal
-            c = v & 63
-            offer(c, v)
+            game.turn(stock[t])  # marked if it was committed in the waste before a redeal
             if check_room:
-                see(c)
-                settle()
-                if seen - gone > slots:
-                    return True
-            else:
-                settle()
+                out = game.seen - game.gone
+                if out > slots and room is None:
+                    self.horizons = (t + 1, t + 1)
+                    return COUNTING_DEAD
+                if game.copies is not None:
+                    out = max(out, game.seen - game.copies.most())
+                    if out > slots and room is None:
+                        self.horizons = (t + 1, t + 1)
+                        return COPIES_DEAD
+                least = min(least, slots - out)
+        self.room = least
+        if room is not None:
+            room[0] = least
         if self.exact:
-            return any(k >= 0 for k in need)
-        left = [v for col in cols for v in col] + self.waste + stock
-        return any(all(where[f][v] >= hh[f] for f in fdests[v]) for v in left)
+            if any(k >= 0 for k in game.need):
+                return COUNTING_DEAD
+            if game.copies is not None and game.copies.most() < self.total - self.placed:
+                return COPIES_DEAD
+            return None
+        hh, where, fdests = game.hh, self.where, self.fdests
+        left = [v for col in self.cols for v in col] + self.waste + stock
+        return COUNTING_DEAD if any(all(where[f][v] >= hh[f] for f in fdests[v]) for v in left) else None
 
     def _buried(self) -> bool:
         """A card that can leave its column only after a card it must follow.
@@ -660,6 +764,163 @@ class ReservePosition:
                         return True
                     offer(top(i))
         return False
+
+
+class _Generous:
+    """The generous game of ``_relaxed_play`` (its docstring has the rules and the proof), step by
+    step: made at the position (its columns exposed, its waste offered, the foundations settled),
+    then ``turn(v)`` for each pack card in turn order.  ``hh`` and ``need`` are the foundations
+    of the generous game; with ``count``, ``seen`` and ``gone`` the cards seen and the most that
+    can have left, and ``copies`` the copy count (two rows of foundations) or None.
+
+    The order of the steps matters (a column card is let go when any foundation takes its card,
+    in ``settle``, but when exposed only if a foundation it may go to is past it, in ``expose``),
+    and the compiled twin keeps it exactly.
+    """
+
+    def __init__(self, pos: ReservePosition, count: bool):
+        self.pos = pos
+        self.count = count
+        self.hh = pos.h[:]
+        self.need = pos.need[:]
+        self.can = [bytearray(64) for _ in range(pos.nf)]  # cards foundation f could take by now
+        self.left = [len(col) for col in pos.cols]  # cards still in each column (for exposure)
+        self.by_card: dict[int, list[int]] = {}  # card -> columns showing it
+        self.todo: list[int] = []  # foundations that may move on
+        self.seen = 0  # copies seen: in columns, or turned so far
+        self.gone = 0  # most copies that can have left, summed over cards
+        self.seen_of = [0] * 64  # copies of each card seen
+        self.passed = [0] * 64  # foundations taken past each card since now
+        self.copies = _CopyCount(pos) if pos.nf == 8 else None
+        if count:
+            for col in pos.cols:
+                for v in col:
+                    self._see(v & 63)
+        for i in range(len(pos.cols)):
+            self._expose(i)
+        for v in pos.waste:
+            self._offer(v & 63, v)
+        self._settle()
+
+    def turn(self, v: int) -> None:
+        """The pack's next card ``v`` is turned."""
+        c = v & 63
+        self._offer(c, v)
+        if self.count:
+            self._see(c)
+        self._settle()
+
+    def _see(self, c: int) -> None:
+        self.seen += 1
+        self.seen_of[c] += 1
+        if self.seen_of[c] <= self.passed[c]:
+            self.gone += 1
+
+    def _offer(self, c: int, v: int) -> None:
+        if self.copies is not None:
+            self.copies.free(v)
+        for f in self.pos.fdests[v]:
+            if not self.can[f][c]:
+                self.can[f][c] = 1
+                if self.need[f] == c:
+                    self.todo.append(f)
+
+    def _expose(self, i: int) -> None:
+        pos, left = self.pos, self.left
+        col = pos.cols[i]
+        while left[i]:
+            v = col[len(col) - left[i]] if pos.fifo else col[left[i] - 1]
+            c = v & 63
+            self._offer(c, v)
+            if _passed(self.hh, pos.where, pos.fdests, v):
+                left[i] -= 1  # a copy of its card was played already: let it go too
+                continue
+            self.by_card.setdefault(c, []).append(i)
+            return
+
+    def _settle(self) -> None:
+        seq, hh, need = self.pos.seq, self.hh, self.need
+        while self.todo:
+            f = self.todo.pop()
+            s, cf = seq[f], self.can[f]
+            while need[f] >= 0 and cf[need[f]]:
+                c = need[f]
+                hh[f] += 1
+                need[f] = s[hh[f]] if hh[f] < len(s) else -1
+                self.passed[c] += 1
+                if self.passed[c] <= self.seen_of[c]:
+                    self.gone += 1
+                for i in self.by_card.pop(c, ()):
+                    self.left[i] -= 1
+                    self._expose(i)
+
+
+class _CopyCount:
+    """The most cards that can go to the foundations from now on, copy by copy (``_relaxed_play``).
+
+    For two rows of foundations: suit ``s`` has foundations ``s`` (row 0) and ``s + 4`` (row 1),
+    each taking its next cards in order, one copy each.  ``free(v)`` makes one copy of value
+    ``v``'s card free; a copy marked never to go to one row (bit ``6 + row``) may serve only the
+    other.  ``most()`` is the sum over the suits of the largest ``a + b`` such that row 0's next
+    ``a`` cards and row 1's next ``b`` cards can each be given a free copy that may go there, no
+    copy given twice.  Each foundation's next cards are distinct cards, so a card is wanted at
+    most once by each row; it is wanted by both exactly when it lies in both prefixes, and then
+    needs two copies, one for each row.  Proof of the search below: for a fixed ``a`` the
+    feasible ``b`` form a prefix (dropping a card of row 1's prefix frees nothing row 0 needs),
+    and shortening row 0's prefix only frees copies, so the longest ``b`` grows as ``a``
+    shrinks: one pass of ``a`` down from its longest and ``b`` up gives the maximum.  Row 0's
+    cards take a copy that only row 0 may use when there is one, which leaves row 1 the most.
+    """
+
+    def __init__(self, pos: ReservePosition):
+        self.pos = pos
+        self.both = [0] * 64  # free copies that may go to either row
+        self.only = ([0] * 64, [0] * 64)  # free copies that may go to row 0 only, row 1 only
+        self.best = [0] * 4
+        self.dirty = [False] * 4
+        for s in range(4):
+            self.best[s] = self._suit(s)
+
+    def free(self, v: int) -> None:
+        c, marks = v & 63, (v >> 6) & 3
+        if marks == 0:
+            self.both[c] += 1
+        elif marks == 1:  # never to row 0
+            self.only[1][c] += 1
+        elif marks == 2:
+            self.only[0][c] += 1
+        else:
+            return  # may go nowhere
+        self.dirty[c & 3] = True
+
+    def most(self) -> int:
+        for s in range(4):
+            if self.dirty[s]:
+                self.dirty[s] = False
+                self.best[s] = self._suit(s)
+        return sum(self.best)
+
+    def _suit(self, s: int) -> int:
+        pos, both, only0, only1 = self.pos, self.both, self.only[0], self.only[1]
+        seq0, seq1, h0, h1 = pos.seq[s], pos.seq[s + 4], pos.h[s], pos.h[s + 4]
+        where0 = pos.where[s]
+        a = 0
+        while h0 + a < len(seq0) and both[seq0[h0 + a]] + only0[seq0[h0 + a]]:
+            a += 1
+        b = best = 0
+        while True:
+            while h1 + b < len(seq1):
+                c = seq1[h1 + b]
+                spare = both[c] + only1[c]
+                if h0 <= where0[c] < h0 + a and not only0[c]:
+                    spare -= 1  # row 0 takes one of the copies either row may use
+                if spare < 1:
+                    break
+                b += 1
+            best = max(best, a + b)
+            if a == 0:
+                return best
+            a -= 1
 
 
 def _passed(hh: list[int], where: list[list[int]], fdests: list[tuple[int, ...]], v: int) -> bool:

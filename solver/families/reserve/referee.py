@@ -8,12 +8,13 @@ loop over it.  The plain exhaustive search (``solver.families.brute``) steps it 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from ... import cards
 from ...layout import Layout
+from ...positions import Snapshot, counts_redeals, stack_names
 from ..base import replay_moves
 
 RANKS = "A23456789TJQK"
@@ -38,16 +39,22 @@ def _parse_stack(name: Any) -> tuple[str, int | None]:
 class ReserveGame:
     """A deal of a debutante-family game being played: reserve columns, foundations, the pack."""
 
-    def __init__(self, layout: Layout, deal: dict[str, list[int]]):
+    def __init__(self, layout: Layout, deal: dict[str, list[int]] | Snapshot):
+        """The game at ``deal``, or at a position part-way through one (a ``Snapshot``: its
+        waste, its foundations, its redeals left and the batch it is placing)."""
         r = layout.reserve
         self.layout = layout
-        self.cols = [cards.names(deal.get(f"reserve:{i}", [])) for i in range(r.count)]
+        at = deal if isinstance(deal, Snapshot) else None
+        stacks: Mapping[str, Sequence[int]] = deal.stacks if isinstance(deal, Snapshot) else deal
+        self.cols = [cards.names(stacks.get(f"reserve:{i}", [])) for i in range(r.count)]
         self.nf = 4 * len(layout.foundations.rows)
-        self.found = [cards.names(deal.get(f"foundation:{i}", [])) for i in range(self.nf)]
-        self.stock = cards.names(deal.get("stock", []))  # stock[0] turns next
-        self.waste: list[str] = []
+        self.found = [cards.names(stacks.get(f"foundation:{i}", [])) for i in range(self.nf)]
+        self.stock = cards.names(stacks.get("stock", []))  # stock[0] turns next
+        self.waste: list[str] = cards.names(stacks.get("waste", []))  # its last card is on top
         self.redeals_left = layout.stock.redeals if layout.stock.redeals >= 0 else 10**9
-        self.batch_left = 0
+        if at is not None and at.redeals_left is not None:
+            self.redeals_left = at.redeals_left
+        self.batch_left = at.batch_left if at is not None else 0
         self.capacity = r.capacity or 10**9
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # this referee takes the deal as it comes
@@ -73,6 +80,15 @@ class ReserveGame:
         out.update({"stock": self.stock[::-1], "waste": self.waste})
         out.update({f"foundation:{i}": f for i, f in enumerate(self.found)})
         return out
+
+    def position(self) -> Snapshot:
+        """The game now, as a position (the counters only where the layout keeps them)."""
+        stacks = {"stock": self.stock, "waste": self.waste}
+        stacks.update({f"foundation:{i}": f for i, f in enumerate(self.found)})
+        stacks.update({f"reserve:{i}": c for i, c in enumerate(self.cols)})
+        return Snapshot({k: tuple(map(cards.parse, stacks[k])) for k in stack_names(self.layout)}, {},
+                        self.redeals_left if counts_redeals(self.layout) else None,
+                        self.batch_left)
 
     def unfinished(self) -> str | None:
         left = self.left()

@@ -31,12 +31,13 @@ from libc.string cimport memcpy, memmove, memset
 from solver.families.core cimport CorePosition, IntStack, int_stack_push, int_stack_pop, MAX_MOVES
 
 from ... import cards
+from ...errors import UnsupportedError
 from . import position as ref_module
 from .position import STOCK, TURN, REDEAL, Move, TableauPosition
 
 cdef enum:
     NCARD = 52       # card ints 0..51; two packs share them
-    MAXC = 16        # columns at most
+    MAXC = 20        # columns at most (as many as a layout may have)
     MAXCELL = 16     # cells at most
     MAXF = 8         # foundations at most
     MAXH = 128       # cards in one column, the reserve or the ring at most (7-bit counts)
@@ -217,7 +218,8 @@ cdef class TableauCore(CorePosition):
         if ref.history:
             raise ValueError("TableauCore is built from a position at the deal")
         if ref.nc > MAXC or ref.ncell > MAXCELL or ref.nf > MAXF or ref.R >= STOCK_CODE:
-            raise ValueError("TableauCore: too many stacks for its codes")
+            raise UnsupportedError(f"TableauCore: at most {MAXC} columns, {MAXCELL} cells, {MAXF} foundations "
+                                   f"and {STOCK_CODE} stacks in all (the codes of its moves)")
         total = sum(map(len, ref.cols)) + len(ref.heel) + len(ref.ring)
         if total >= MAXH:
             raise ValueError(f"TableauCore holds at most {MAXH - 1} cards")

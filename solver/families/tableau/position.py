@@ -5,7 +5,8 @@ Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.bu
 takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
 (``"sequence"``) or as sequences as long as the free cells and spaces could carry
 (``"supermove"``); ``cells.count`` free cells hold one card each; foundations are built up
-in suit from the ace (one per suit and row, two rows with two packs); with
+in suit from the ace (one per suit and row, two rows with two packs), with the aces placed
+before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
@@ -58,15 +59,16 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
 
-from ... import cards
+from ... import cards, positions
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
+from ...positions import Snapshot
 from .rules import rules_for
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
     "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
-    "foundations.removable": None, "foundations.wrap": None,
+    "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None, "tableau.moves": None, "tableau.to_foundation": None,
@@ -183,7 +185,12 @@ class _Here(NamedTuple):
 class TableauPosition:
     """A deal of a tableau game, mutable, with an undo stack."""
 
-    def __init__(self, layout: Any, deal: dict[str, list[int]]):
+    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
+    def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
+        """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
+        through a game (cards on the waste, the foundations and the cells, face-down cards turned
+        up, redeals spent)."""
         READS.check(layout)
         t, st, fo, res = layout.tableau, layout.stock, layout.foundations, layout.reserve
         self.name = layout.name
@@ -194,38 +201,38 @@ class TableauPosition:
         self.F = self.W + 1
         self.nf = layout.foundations.count
         self.decks = layout.decks
-        known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock"}
+        at = positions.of(layout, deal)
+        known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock", "waste"}
+        known |= {f"foundation:{f}" for f in range(self.nf)}
         if res.count:
             known.add("reserve:0")
-        if fo.base_from_deal:
-            known.add("base")
-        extra = [s for s in deal if deal[s] and s not in known]
+        extra = [s for s in at.stacks if at.stacks[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
-        if deal.get("stock") and st.turn != "waste":
+        if (at.stacks.get("stock") or at.stacks.get("waste")) and st.turn != "waste":
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste'")
 
         # Ranks from the deal: rename cards so that the base rank is the ace (see the module text).
-        based = deal.get("base") or []
+        # The dealt base lies on its foundation; every foundation starts at its rank.
+        based = [cs[0] for f in range(self.nf) if (cs := at.stacks.get(f"foundation:{f}"))] if fo.base_from_deal else []
         rules = self.rules = rules_for(layout, cards.rank(based[0]) - 1 if based else 0)
         self.real = rules.real  # a renamed card's real card
-        deal = {k: [rules.rel[c] for c in v] for k, v in deal.items()}
-        self.cols: list[list[int]] = [list(deal.get(f"tableau:{i}", [])) for i in range(nc)]
-        self.down: list[int] = [min(t.face_down[i], max(0, len(c) - 1)) if i < len(t.face_down) else 0
-                                for i, c in enumerate(self.cols)]
-        self.cells: list[int] = [deal[f"cell:{i}"][0] if deal.get(f"cell:{i}") else -1 for i in range(ncell)]
-        self.fh: list[int] = [0] * self.nf
-        for c in deal.get("base", []):
-            self.fh[c & 3] = 1  # the base card starts its suit's foundation (renamed: an ace)
+        stacks = {k: [rules.rel[c] for c in v] for k, v in at.stacks.items()}
+        self.cols: list[list[int]] = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
+        self.down: list[int] = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)]
+        self.cells: list[int] = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)]
+        self.fh: list[int] = [len(stacks.get(f"foundation:{f}", [])) for f in range(self.nf)]  # renamed: from the ace
         self.R = self.F + self.nf
-        self.heel: list[int] = list(deal.get("reserve:0", []))  # the reserve pile, top card last
+        self.heel: list[int] = list(stacks.get("reserve:0", []))  # the reserve pile, top card last
         self.has_heel = bool(res.count)
         self.autofill = t.spaces == "reserve-then-any"
-        self.ring: list[int] = list(deal.get("stock", []))
-        self.wp = 0
+        waste = stacks.get("waste", [])
+        self.ring: list[int] = waste + stacks.get("stock", [])
+        self.wp = len(waste)
         self.k = st.deal_count
         self.unlimited = st.redeals < 0
-        self.redeals: int | None = None if self.unlimited else st.redeals  # left; None: no limit
+        self.redeals: int | None = (None if self.unlimited else  # left; None: no limit
+                                    at.redeals_left if at.redeals_left is not None else st.redeals)
         self.has_face_down = any(self.down)
         self.left = (sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
                      + len(self.heel))

@@ -45,6 +45,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ... import cards
+from ...positions import Snapshot, counts_redeals, stack_names
 from ..base import replay_moves
 
 RANKS = "A23456789TJQK"
@@ -70,7 +72,11 @@ class TableauGame:
     """A deal of a tableau game being played.  ``play`` checks one move and plays it if it is
     legal (a refused move changes nothing); ``problem`` says what is wrong with the deal itself."""
 
-    def __init__(self, layout: Any, deal: dict[str, list[Any]]):
+    def __init__(self, layout: Any, deal: dict[str, list[Any]] | Snapshot):
+        """The game at ``deal``, or at a position part-way through one (a ``Snapshot``: see
+        ``_start_at``)."""
+        self.layout = layout
+        at, deal = (deal, {}) if isinstance(deal, Snapshot) else (None, deal)
         tab = self.tab = layout.tableau
         self.stock_rules = layout.stock
         self.highest = layout.max_rank
@@ -94,13 +100,25 @@ class TableauGame:
         self.fill_spaces = tab.spaces == "reserve-then-any"
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
+        if at is not None:
+            self._start_at(at)
+            return
         from_deal = layout.foundations.base_from_deal
+        preset = layout.foundations.preset  # each foundation's ace lies on it before the deal
         for stack, cs in deal.items():
             known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
-                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal))
+                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal)
+                     or (stack.startswith("foundation:") and preset))
             if cs and not known:
                 self.problem = f"the deal has cards on {stack}, which this game does not have"
                 return
+        if preset:
+            for i, pile in enumerate(self.foundations):
+                placed = [_name(c) for c in deal.get(f"foundation:{i}", [])]
+                if placed != ["A" + SUITS[i % 4]]:
+                    self.problem = f"foundation:{i} must start with its ace, placed before the deal"
+                    return
+                pile.extend(placed)
         if from_deal:
             if len(deal.get("base", [])) != 1:
                 self.problem = "the deal must hold one base card"
@@ -109,6 +127,38 @@ class TableauGame:
             self.base_rank = _rank(base_card)
             self.foundations[SUITS.index(base_card[1])].append(base_card)
         self.fill()
+
+    def _start_at(self, at: Snapshot) -> None:
+        """Every stack as the position lists it, its face-down cards, its redeals left; with a
+        base from the deal, the foundations' base rank is that of their first cards."""
+        self.columns = [[_name(c) for c in at.stacks.get(f"tableau:{i}", ())] for i in range(self.tab.count)]
+        self.face_down = [at.face_down.get(f"tableau:{i}", 0) for i in range(self.tab.count)]
+        self.cells = [_name(at.stacks[f"cell:{i}"][0]) if at.stacks.get(f"cell:{i}") else None
+                      for i in range(len(self.cells))]
+        self.foundations = [[_name(c) for c in at.stacks.get(f"foundation:{i}", ())]
+                            for i in range(len(self.foundations))]
+        self.stock = [_name(c) for c in at.stacks.get("stock", ())]
+        self.waste = [_name(c) for c in at.stacks.get("waste", ())]
+        self.reserve = [_name(c) for c in at.stacks.get("reserve:0", ())]
+        if at.redeals_left is not None:
+            self.redeals_left = at.redeals_left
+        if self.layout.foundations.base_from_deal:
+            firsts = [f[0] for f in self.foundations if f]
+            if not firsts:
+                self.problem = "the position has no base card on the foundations"
+                return
+            self.base_rank = _rank(firsts[0])
+        self.fill()
+
+    def position(self) -> Snapshot:
+        """The game now, as a position (the counters only where the layout keeps them)."""
+        stacks: dict[str, list[str]] = {f"tableau:{i}": c for i, c in enumerate(self.columns)}
+        stacks.update({f"cell:{i}": [] if c is None else [c] for i, c in enumerate(self.cells)})
+        stacks.update({f"foundation:{i}": f for i, f in enumerate(self.foundations)})
+        stacks.update({"stock": self.stock, "waste": self.waste, "reserve:0": self.reserve})
+        face_down = {f"tableau:{i}": n for i, n in enumerate(self.face_down) if n}
+        return Snapshot({k: tuple(map(cards.parse, stacks[k])) for k in stack_names(self.layout)}, face_down,
+                        self.redeals_left if counts_redeals(self.layout) else None)
 
     def copy(self) -> TableauGame:
         other = object.__new__(TableauGame)

@@ -1,0 +1,599 @@
+"""Solvitaire's files: its game rules (``--custom-rules FILE.json``) and its deals, read and written.
+
+Solvitaire (Blake and Gent's solver) describes a game as a JSON object of eight sections
+(``tableau piles``, ``foundations``, ``hole``, ``cells``, ``stock``, ``reserve``,
+``accordion``, ``sequences``) and two keys (``max rank``, ``two decks``); a key left out
+keeps Solvitaire's default (``DEFAULTS``, its "default" preset).  ``rules_to_layout``
+maps such an object onto our layout schema; a rule the schema cannot say is never
+guessed: every one of them is named, in one line, and the file is refused (exit 2).
+``layout_to_rules`` is the way back, for running Solvitaire on our layouts (``None``
+when Solvitaire cannot play the layout).
+
+The mapping, rule by rule (Solvitaire's word, then ours):
+
+- ``tableau piles``: ``count``; ``build policy`` any-suit / red-black / same-suit /
+  no-build = ``tableau.build`` any / alternate / suit / none (always built down; no-build
+  piles take no card, not even when empty);
+  ``spaces policy`` any / kings / no-build / auto-reserve-then-any = ``tableau.spaces``
+  any / kings / none / reserve-then-any; ``move built group`` no = single cards, yes and
+  partial-if-card-above-buildable = ``moves = "sequence"`` (Solvitaire's "partial" is a
+  pruning of "yes" that it proves keeps every win), with ``move built group policy``
+  same-as-build only; ``face up cards`` top = every card but the top one face down;
+  ``diagonal deal``: pile i (from 0) takes at most i + 1 cards, dealt row by row from the
+  last pile (``deal.reverse``), the rest dealt in full rows.  The cards left after the
+  stock, the reserve, the cells and the foundations are dealt row by row over the piles.
+- ``foundations``: ``initial cards`` none / all (with base A: ``preset = true``) / one with
+  ``base card`` random (``base = "deal"``, ``wrap = true`` and columns ranked from the
+  base, ``tableau.wrap = "from-base"``: Solvitaire's Canfield); ``removable``.
+- ``hole``: the hole family: ``base card`` (a card, or random: the first card after the
+  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it.
+- ``cells``: ``count``, ``pre-filled`` = ``cells.count``, ``cells.deal``.
+- ``stock``: ``size`` cards; ``deal type`` waste with ``deal count`` and ``redeal``
+  (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
+- ``reserve``: ``size`` cards; ``stacked`` = one pile (``reserve.count = 1``), else a pile
+  per card; a reserve takes no cards (``accepts = "none"``).
+- ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R.
+
+Not in our schema (named and refused): ``accordion`` and ``sequences`` (Accordion, Gaps),
+foundations that take only whole suits (``only complete pile moves``, the Spider games),
+a ``move built group policy`` other than the build policy, ``whole-pile`` and
+``maximal-group`` moves, the spaces policies ``auto-reserve-then-waste`` and
+``auto-waste-then-stock``, a stock that deals a row onto the piles (``deal type`` tableau
+piles), foundations of a fixed base other than the ace, and cells beside a hole.  Some
+rules map onto the schema but no engine plays them yet (a reserve of single cards, a
+preset foundation in a game of two packs ...): the engine names those when asked to play.
+
+Deals.  Solvitaire's deal file has ``tableau piles`` (a list of piles, each bottom card
+first), ``foundations`` (cards placed on their suit's foundation, in order), ``cells``,
+``stock`` (bottom card first: the last card is turned first), ``waste``, ``reserve``
+(bottom card first when stacked, else one card per pile) and ``hole`` (one card).  Card
+names are ranks ``A 2..10 J Q K`` (or ``1..13``) then a suit, in lower case for a face-down card
+(Solvitaire reads an upper-case card of a column as face up, whatever its rules say: a deal
+written without them is a game with every card face up).  ``deal_from_json`` reads
+one onto a layout; ``deal_to_json`` writes one (``patience deal --solvitaire``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+from typing import Any
+
+from . import cards
+from .errors import CardError, DealError, LayoutError
+from .files import LAYOUT_LIMIT, parse_json, read_text, shown
+from .layout import Layout, _dealt, parse
+from .schema import apply_settings
+
+Deal = dict[str, list[int]]
+
+# Solvitaire's defaults: its "default" preset, the values of every key a rules file leaves out.
+DEFAULTS: dict[str, Any] = {
+    "tableau piles": {"count": 8, "build policy": "any-suit", "spaces policy": "any", "diagonal deal": False,
+                      "move built group": "no", "move built group policy": "same-as-build", "face up cards": "all"},
+    "foundations": {"present": True, "initial cards": "none", "base card": "A", "removable": False,
+                    "only complete pile moves": False},
+    "hole": {"present": False, "base card": "AS", "build loops": True},
+    "cells": {"count": 0, "pre-filled": 0},
+    "stock": {"size": 0, "deal type": "waste", "deal count": 1, "redeal": False},
+    "reserve": {"size": 0, "stacked": False},
+    "accordion": {"size": 0, "moves": [], "build policies": []},
+    "sequences": {"count": 0, "direction": "L", "build policy": "same-suit", "fixed suit": False},
+    "max rank": 13,
+    "two decks": False,
+}
+
+_BUILD = {"any-suit": "any", "red-black": "alternate", "same-suit": "suit", "no-build": "none"}
+_SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any"}
+_MOVES = {"no": "single", "yes": "sequence", "partial-if-card-above-buildable": "sequence"}
+_ALLOWED: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
+    # per section and key: the values Solvitaire's own schema allows (a tuple), or their type
+    "tableau piles": {"count": int, "build policy": tuple(_BUILD), "spaces policy": (
+        "any", "no-build", "kings", "auto-reserve-then-any", "auto-reserve-then-waste", "auto-waste-then-stock"),
+        "diagonal deal": bool, "move built group": ("yes", "no", "whole-pile", "maximal-group",
+                                                    "partial-if-card-above-buildable"),
+        "move built group policy": ("same-as-build", "any-suit", "red-black", "same-suit", "no-build"),
+        "face up cards": ("all", "top")},
+    "foundations": {"present": bool, "initial cards": ("none", "one", "all"), "base card": str, "removable": bool,
+                    "only complete pile moves": bool},
+    "hole": {"present": bool, "base card": str, "build loops": bool},
+    "cells": {"count": int, "pre-filled": int},
+    "stock": {"size": int, "deal type": ("waste", "tableau piles", "hole"), "deal count": int, "redeal": bool},
+    "reserve": {"size": int, "stacked": bool},
+    "accordion": {"size": int, "moves": list, "build policies": list},
+    "sequences": {"count": int, "direction": ("L", "R", "LR"), "fixed suit": bool,
+                  "build policy": ("any-suit", "red-black", "same-suit")},
+}
+_TOP = {"max rank": int, "two decks": bool}
+_RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1, 14)}}
+
+
+# ------------------------------------------------------------------ rules
+
+
+def _shown_key(key: Any) -> str:
+    """A key as messages print it: quoted when it is not one printable line."""
+    return key if isinstance(key, str) and key.isprintable() else repr(key)
+
+
+def _checked(obj: Any, where: str) -> dict[str, Any]:
+    """Solvitaire's rules with every default filled in; a key or value its schema does not
+    allow is a ``LayoutError`` naming it."""
+    if not isinstance(obj, dict):
+        raise LayoutError(f"{where}: expected a JSON object of Solvitaire game rules")
+    out: dict[str, Any] = json.loads(json.dumps(DEFAULTS))
+    for key, value in obj.items():
+        if key in _TOP:
+            if type(value) is not _TOP[key]:
+                want = "an integer" if _TOP[key] is int else "true or false"
+                raise LayoutError(f"{where}: [{key}]: expected {want}, got {value!r}")
+            out[key] = value
+            continue
+        if key not in _ALLOWED:
+            near = difflib.get_close_matches(str(key), [*_ALLOWED, *_TOP], n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise LayoutError(f"{where}: [{_shown_key(key)}]: not a key of Solvitaire's rules{hint}; "
+                              f"expected one of {', '.join(repr(k) for k in [*_ALLOWED, *_TOP])}")
+        if not isinstance(value, dict):
+            raise LayoutError(f"{where}: [{key}]: expected an object, got {value!r}")
+        for k, v in value.items():
+            allowed = _ALLOWED[key].get(k)
+            if allowed is None and k not in _ALLOWED[key]:
+                raise LayoutError(f"{where}: [{key}][{_shown_key(k)}]: not a key of Solvitaire's rules; "
+                                  f"expected one of {', '.join(repr(a) for a in _ALLOWED[key])}")
+            ok = v in allowed if isinstance(allowed, tuple) else type(v) is allowed
+            if isinstance(v, bool) and allowed is int:
+                ok = False
+            if not ok or (allowed is int and v < 0):
+                words: dict[Any, str] = {int: "an integer >= 0", bool: "true or false", str: "a string",
+                                         list: "a list"}
+                want = "one of " + ", ".join(repr(a) for a in allowed) if isinstance(allowed, tuple) else words[allowed]
+                raise LayoutError(f"{where}: [{key}][{k}]: expected {want}, got {v!r}")
+            out[key][k] = v
+    if not 1 <= out["max rank"] <= 13:
+        raise LayoutError(f"{where}: [max rank]: expected an integer 1..13, got {out['max rank']!r}")
+    return out
+
+
+def diagonal_sizes(piles: int, cards_left: int) -> list[int]:
+    """Solvitaire's diagonal deal: row r puts a card on piles r..piles-1 (from the last), so
+    pile i takes at most i + 1 cards; rows after the triangle are full."""
+    sizes = [0] * piles
+    row = 0
+    while cards_left > 0 and piles:
+        for p in range(piles - 1, -1, -1):
+            if cards_left and (row >= piles or p >= row):
+                sizes[p] += 1
+                cards_left -= 1
+        row += 1
+    return sizes
+
+
+def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
+    """Our layout file's TOML data for Solvitaire's rules ``obj``, and the top rank of its deck.
+    A ``LayoutError`` names, in one line, every rule our schema cannot say."""
+    r = _checked(obj, where)
+    tab, fo, hole, cel, st, res = (r["tableau piles"], r["foundations"], r["hole"], r["cells"], r["stock"],
+                                   r["reserve"])
+    decks = 2 if r["two decks"] else 1
+    top = r["max rank"]
+    missing: list[str] = []
+
+    def cannot(key: str, why: str) -> None:
+        missing.append(f"{key} ({why})")
+
+    ends = sum((hole["present"], fo["present"], r["sequences"]["count"] > 0, r["accordion"]["size"] > 0))
+    if ends != 1:
+        raise LayoutError(f"{where}: expected exactly one of [hole][present], [foundations][present], "
+                          f"[accordion][size] > 0 and [sequences][count] > 0 (how the game is won)")
+    if r["accordion"]["size"]:
+        cannot("[accordion]", "Accordion's piles: no family plays them yet")
+    if r["sequences"]["count"]:
+        cannot("[sequences]", "Gaps' rows: no family plays them yet")
+    if fo["only complete pile moves"]:
+        cannot("[foundations][only complete pile moves] = true", "whole suits to the foundations, Spider's rule")
+    if tab["move built group"] not in _MOVES:
+        cannot(f"[tableau piles][move built group] = {tab['move built group']!r}",
+               "our moves are single cards, any built group, or as many as cells and spaces carry")
+    policy = tab["move built group policy"]
+    if policy != "same-as-build" and _BUILD[policy] != _BUILD[tab["build policy"]] and tab["move built group"] != "no":
+        cannot(f"[tableau piles][move built group policy] = {policy!r}",
+               "groups built otherwise than the columns: Spider's rule")
+    if tab["spaces policy"] not in _SPACES:
+        cannot(f"[tableau piles][spaces policy] = {tab['spaces policy']!r}", "spaces filled from the waste or stock")
+    if st["size"] and st["deal type"] == "tableau piles":
+        cannot("[stock][deal type] = 'tableau piles'", "a stock dealt in rows onto the piles")
+    if st["size"] and st["deal type"] == "hole" and not hole["present"]:
+        cannot("[stock][deal type] = 'hole'", "a stock turned onto a hole needs [hole][present]")
+    base = fo["base card"]
+    if fo["present"] and base not in ("A", "a", "1", "random"):
+        cannot(f"[foundations][base card] = {base!r}", "foundations start at the ace or at a card of the deal")
+    if fo["present"] and fo["initial cards"] == "one" and base != "random":
+        cannot("[foundations][initial cards] = 'one'", "one foundation dealt only with [base card] = 'random'")
+    if fo["present"] and fo["initial cards"] != "one" and base == "random":
+        cannot("[foundations][base card] = 'random'", "a base from the deal only with [initial cards] = 'one'")
+    if hole["present"] and cel["count"]:
+        cannot("[cells][count] with [hole][present]", "the hole family has no cells")
+    if hole["present"] and (res["size"] or tab["build policy"] != "no-build"):
+        cannot("[hole][present] with a reserve or building piles", "the hole family's columns only feed the hole")
+    if cel["pre-filled"] > cel["count"]:
+        raise LayoutError(f"{where}: [cells][pre-filled]: expected at most [cells][count] = {cel['count']}")
+    if missing:
+        raise LayoutError(f"{where}: Solvitaire rules our layout schema cannot say: " + "; ".join(missing))
+
+    data: dict[str, Any] = {"title": Path(where).stem, "decks": decks, "rules_version": 1,
+                            "description": "Solvitaire rules from " + Path(where).name}
+    pack = 4 * top * decks
+    dealt = st["size"] + res["size"] + cel["pre-filled"]
+    order: list[str] = []
+    if fo["present"]:
+        if fo["initial cards"] == "one":
+            data["foundations"] = {"rows": [{"base": "deal", "build": "up"}] * decks, "wrap": True}
+            dealt += 1
+            order.append("base")
+        else:
+            data["foundations"] = {"rows": [{"base": "A", "build": "up"}] * decks,
+                                   "preset": fo["initial cards"] == "all"}
+            dealt += 4 * decks if fo["initial cards"] == "all" else 0
+        if fo["removable"]:
+            data["foundations"]["removable"] = True
+    else:
+        start = hole["base card"]
+        if start != "random":
+            try:
+                start = cards.name(_card(start))
+            except CardError as e:
+                raise LayoutError(f"{where}: [hole][base card]: {e}") from None
+        data["hole"] = {"start": "stock" if start == "random" else start, "wrap": hole["build loops"]}
+        dealt += 1
+    if cel["count"]:
+        data["cells"] = {"count": cel["count"], "deal": cel["pre-filled"]}
+        if cel["pre-filled"]:
+            order.append("cells")
+    if st["size"]:
+        data["stock"] = ({"turn": "hole"} if st["deal type"] == "hole" else
+                         {"turn": "waste", "deal_count": st["deal count"], "redeals": -1 if st["redeal"] else 0})
+    if res["size"]:
+        stacked = res["stacked"]
+        data["reserve"] = {"count": 1 if stacked else res["size"], "deal": res["size"] if stacked else 1,
+                           "accepts": "none"}
+        order.append("reserve")
+    n = tab["count"]
+    left = pack - dealt
+    if left < 0:
+        raise LayoutError(f"{where}: the rules deal {dealt} cards before the piles but the pack has {pack}")
+    if n == 0 and left:
+        raise LayoutError(f"{where}: [tableau piles][count] = 0 leaves {left} cards of the pack undealt")
+    sizes = diagonal_sizes(n, left) if tab["diagonal deal"] else [left // n + (i < left % n) for i in range(n)]
+    if n:
+        data["tableau"] = {
+            "count": n, "deal": sizes,
+            "face_down": [max(0, k - 1) for k in sizes] if tab["face up cards"] == "top" else [0] * n,
+            "build": _BUILD[tab["build policy"]], "direction": "down",
+            # Solvitaire's no-build piles take no card at all, empty or not
+            "spaces": "none" if tab["build policy"] == "no-build" else _SPACES[tab["spaces policy"]],
+            "moves": _MOVES[tab["move built group"]],
+        }
+        if fo["present"] and fo["initial cards"] == "one":
+            data["tableau"]["wrap"] = "from-base"
+        order.append("tableau")
+    if hole["present"] and hole["base card"] == "random":
+        order.append("hole")
+    data["deal"] = {"order": order, "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
+    return data, top
+
+
+def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = ()) -> Layout:
+    """Our layout for Solvitaire's rules ``obj`` (``where`` names the file in messages);
+    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's."""
+    data, top = rules_to_data(obj, where)
+    data["name"] = name
+    data, where = apply_settings(data, where, settings)
+    layout = parse(data, where, name)
+    if top < 13:
+        from dataclasses import replace
+
+        layout = replace(layout, max_rank=top)
+    return layout
+
+
+def read_rules(path: str, settings: tuple[str, ...] = ()) -> Layout:
+    """A Solvitaire rules file (JSON) as our layout, named after the file."""
+    text = read_text(path, LAYOUT_LIMIT, "rules file", "Solvitaire's game rules as JSON", LayoutError)
+    where = shown(path)
+    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings)
+
+
+def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
+    """Solvitaire's rules for our ``layout``, or None when Solvitaire cannot play it.
+
+    Only rules Solvitaire has: foundations up from the ace (or from a base in the deal, with
+    Solvitaire's Canfield columns), built down, no waste capacity, batches or placements.
+    ``supermove`` becomes single cards: a supermove is a shortcut for single moves through
+    the free cells and spaces, so the games are won by the same deals."""
+    if not isinstance(layout, Layout):
+        return None
+    fo, t, st, res, cel = layout.foundations, layout.tableau, layout.stock, layout.reserve, layout.cells
+    out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
+    if layout.family == "hole":
+        h = layout.hole
+        assert h is not None
+        if st.turn not in ("hole", "none") or cel.count or res.count:
+            return None
+        out["foundations"] = {"present": False}
+        out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
+            cards.parse(h.start)), "build loops": h.wrap}
+        out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
+        if st.turn == "hole":
+            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1, "deal type": "hole"}
+        return out
+    if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
+        return None
+    if st.turn not in ("waste", "none") or st.waste_capacity or st.top_playable or st.batch:
+        return None
+    if res.count and not (res.accepts == "none" and (res.count == 1 or res.deal == 1)):
+        return None
+    rows = [(r.base, r.direction) for r in fo.rows]
+    if fo.base_from_deal:
+        if t.wrap != "from-base" or not fo.wrap or fo.preset:
+            return None
+        found: dict[str, Any] = {"initial cards": "one", "base card": "random"}
+    else:
+        if rows != [(1, 1)] * layout.decks or fo.wrap or t.wrap != "none":
+            return None
+        found = {"initial cards": "all" if fo.preset else "none", "base card": "A"}
+    found["removable"] = fo.removable
+    out["foundations"] = found
+    spaces = {v: k for k, v in _SPACES.items()}
+    faces = ("top" if all(d == max(0, k - 1) for d, k in zip(t.face_down, t.deal, strict=True)) and any(t.face_down)
+             else "all" if not any(t.face_down) else None)
+    if faces is None:
+        return None
+    out["tableau piles"] = {"count": t.count, "build policy": {v: k for k, v in _BUILD.items()}[t.build],
+                            "spaces policy": spaces[t.spaces],
+                            "move built group": "yes" if t.moves == "sequence" else "no",
+                            "face up cards": faces, "diagonal deal": False}
+    if cel.count:
+        out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
+    if st.turn == "waste":
+        if st.redeals not in (0, -1):
+            return None
+        out["stock"] = {"size": len(layout.pack()) - _dealt(layout), "deal type": "waste", "deal count": st.deal_count,
+                        "redeal": st.redeals == -1}
+    if res.count:
+        out["reserve"] = {"size": res.count * res.deal, "stacked": res.count == 1 and res.deal > 1}
+    return out
+
+
+# ------------------------------------------------------------------ deals
+
+
+def _card(text: Any) -> int:
+    """A card in Solvitaire's names (``10H``, ``1s``, ``13D``) or ours."""
+    if not isinstance(text, str) or len(text) < 2:
+        raise CardError(f"expected a card name such as 'AS' or '10D', got {text!r}")
+    rank, suit = text[:-1].upper(), text[-1].upper()
+    if rank in _RANK_WORDS and suit in cards.SUITS:
+        return cards.make(_RANK_WORDS[rank], cards.SUITS.index(suit))
+    return cards.parse(text)
+
+
+def _solvitaire_name(card: int) -> str:
+    rank = cards.rank(card)
+    word = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+    return word + cards.SUITS[cards.suit(card)]
+
+
+def is_solvitaire_deal(obj: Any) -> bool:
+    """Whether a JSON deal is in Solvitaire's form (its keys, or a hole given as one card)."""
+    return isinstance(obj, dict) and (any(k in obj for k in ("tableau piles", "foundations", "cells", "waste",
+                                                              "reserve", "sequences", "accordion"))
+                                      or isinstance(obj.get("hole"), str))
+
+
+def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
+    """Our deal of ``layout`` from Solvitaire's deal file ``obj`` (not yet checked against the
+    layout: ``deal.from_json`` does that)."""
+    if not isinstance(obj, dict):
+        raise DealError(f"{where}: expected a JSON object (a Solvitaire deal)")
+    deal: Deal = {}
+
+    def cards_of(key: str, value: Any, nested: bool = False) -> list[int]:
+        """The cards of a list; "" is an empty place (Solvitaire writes an empty cell or
+        foundation so); with ``nested`` an item may itself be a pile (a list of cards)."""
+        if value == "":
+            return []
+        if not isinstance(value, list):
+            raise DealError(f"{where}: [{key}]: expected a list of card names, got {value!r}")
+        out = []
+        for i, c in enumerate(value):
+            if c == "":
+                continue
+            if nested and isinstance(c, list):
+                out += cards_of(f"{key}][{i}", c)
+                continue
+            try:
+                out.append(_card(c))
+            except CardError as e:
+                raise DealError(f"{where}: [{key}][{i}]: {e}") from None
+        return out
+
+    for key, value in obj.items():
+        if key == "tableau piles":
+            if not isinstance(value, list) or len(value) != layout.tableau.count:
+                raise DealError(f"{where}: [tableau piles]: expected a list of {layout.tableau.count} piles")
+            piles = [cards_of(f"tableau piles][{i}", pile) for i, pile in enumerate(value)]
+            sizes = list(layout.tableau.deal)
+            if [len(p) for p in piles] != sizes and sorted(map(len, piles)) == sorted(sizes):
+                # the same piles in another order (Solvitaire writes Klondike's longest pile
+                # first): columns are interchangeable, each goes where its size is dealt
+                by_size = sorted(piles, key=len)
+                piles = [by_size.pop(next(j for j, p in enumerate(by_size) if len(p) == k)) for k in sizes]
+            for i, got in enumerate(piles):
+                if got:
+                    deal[f"tableau:{i}"] = got
+        elif key == "cells":
+            for i, c in enumerate(cards_of(key, value, nested=True)):
+                deal[f"cell:{i}"] = [c]
+        elif key == "stock":
+            got = cards_of(key, value)
+            if got:
+                deal["stock"] = got[::-1]  # Solvitaire's last card is turned first
+        elif key == "waste":
+            if cards_of(key, value):
+                raise DealError(f"{where}: [waste]: expected an empty waste at the deal")
+        elif key == "reserve":
+            got = cards_of(key, value, nested=True)
+            if layout.reserve.count == 1:
+                if got:
+                    deal["reserve:0"] = got
+            else:
+                for i, c in enumerate(got):
+                    deal[f"reserve:{i}"] = [c]
+        elif key == "hole":
+            try:
+                deal["hole"] = [_card(value)]
+            except CardError as e:
+                raise DealError(f"{where}: [hole]: {e}") from None
+        elif key == "foundations":
+            got = cards_of(key, value, nested=True)
+            if layout.foundations.base_from_deal:
+                if len(got) != 1:
+                    raise DealError(f"{where}: [foundations]: expected the one base card of the deal, got {len(got)}")
+                deal["base"] = got
+            else:
+                seen: dict[int, int] = {}
+                for c in got:
+                    row = seen.get(c, 0)
+                    seen[c] = row + 1
+                    deal[f"foundation:{row * 4 + cards.suit(c)}"] = [c]
+        else:
+            raise DealError(f"{where}: [{_shown_key(key)}]: not a key of a Solvitaire deal this layout has; expected "
+                            "'tableau piles', 'foundations', 'cells', 'stock', 'waste', 'reserve' or 'hole'")
+    return deal
+
+
+def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
+    """Solvitaire's deal file for our ``deal`` of ``layout``.  An empty cell cannot be written
+    (Solvitaire reads every cell as a card): a deal with some cells empty and some not is refused."""
+    out: dict[str, Any] = {}
+    name = _solvitaire_name
+    t = layout.tableau
+    if t.count:
+        piles = []
+        for i in range(t.count):
+            pile = [name(c) for c in deal.get(f"tableau:{i}", [])]
+            down = min(t.face_down[i] if i < len(t.face_down) else 0, max(0, len(pile) - 1))
+            piles.append([c[:-1] + c[-1].lower() for c in pile[:down]] + pile[down:])  # lower case: face down
+        out["tableau piles"] = piles
+    found = [name(deal[f"foundation:{i}"][0]) for i in range(layout.foundations.count) if f"foundation:{i}" in deal]
+    if "base" in deal:
+        found = [name(deal["base"][0])]
+    if found:
+        out["foundations"] = found
+    cells_ = [name(deal[f"cell:{i}"][0]) for i in range(layout.cells.count) if f"cell:{i}" in deal]
+    if cells_:
+        if len(cells_) != layout.cells.count:
+            raise DealError(f"layout {layout.name!r}: Solvitaire's deal file cannot hold {len(cells_)} of "
+                            f"{layout.cells.count} cells filled (it reads every cell as a card)")
+        out["cells"] = cells_
+    if "hole" in deal:
+        out["hole"] = name(deal["hole"][0])
+    if deal.get("stock"):
+        out["stock"] = [name(c) for c in reversed(deal["stock"])]
+    reserve = [c for i in range(layout.reserve.count) for c in deal.get(f"reserve:{i}", [])]
+    if reserve:
+        out["reserve"] = [name(c) for c in reserve]
+    return out
+
+
+# ------------------------------------------------------------ seeds: Solvitaire's own deals
+
+SEEDS = (0, 2**31 - 1)  # Solvitaire's --random N takes a C int
+_SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire numbers its suits clubs, hearts, spades, diamonds: ours C D H S
+
+
+def _mt19937(seed: int) -> Any:
+    """A ``random.Random`` whose ``getrandbits(32)`` gives C++'s ``std::mt19937(seed)`` outputs
+    (the same Mersenne twister as Python's, seeded by the C++ standard's single-word rule)."""
+    import random
+
+    mt = [seed & 0xFFFFFFFF]
+    for i in range(1, 624):
+        prev = mt[-1]
+        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    rng = random.Random()
+    rng.setstate((3, (*mt, 624), None))
+    return rng
+
+
+def _uniform(rng: Any, high: int) -> int:
+    """Boost's ``uniform_int_distribution`` over 0..high drawn from a 32-bit engine: the
+    engine's range cut into ``high + 1`` equal buckets, a draw past the last bucket drawn again."""
+    if high == 0:
+        return 0
+    brange = 0xFFFFFFFF
+    bucket = brange // (high + 1)
+    if brange % (high + 1) == high:
+        bucket += 1
+    while True:
+        value = rng.getrandbits(32) // bucket
+        if value <= high:
+            return value
+
+
+def shuffled_deck(decks: int, max_rank: int, seed: int) -> list[int]:
+    """Solvitaire's deck for ``--random seed``: pack by pack, rank by rank, suits in its order,
+    shuffled by its Fisher-Yates loop (from the last card down, each swapped with a card at or
+    before it); our card ints."""
+    deck = [cards.make(r, _SOLVITAIRE_SUITS[s]) for _ in range(decks) for r in range(1, max_rank + 1)
+            for s in range(4)]
+    rng = _mt19937(seed)
+    for i in range(len(deck) - 1, 0, -1):
+        j = _uniform(rng, i)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deal_from_seed(layout: Layout, seed: int) -> Deal:
+    """The deal Solvitaire makes for ``--random seed`` of a game of ``layout``'s rules.
+
+    Its order: a hole card ('stock': the deck's first card; a named card: taken out), a base
+    for the foundations from the deck's first card (Canfield's, taken out with the preset
+    ones), the preset foundation bases; then from the deck's end: the pre-filled cells, the
+    stock (its first card dealt is its bottom, turned last), the reserve (a pile bottom card
+    first, or a card per pile), and the columns row by row, the rows of a diagonal deal
+    (``deal.reverse`` holds "tableau") from the last column down to the row's own column."""
+    deck = shuffled_deck(layout.decks, layout.max_rank, seed)
+    deal: Deal = {}
+    if layout.hole is not None:
+        card = deck[0] if layout.hole.start == "stock" else cards.parse(layout.hole.start)
+        deck.remove(card)
+        deal["hole"] = [card]
+    fo = layout.foundations
+    if fo.base_from_deal:
+        deal["base"] = [deck.pop(0)]
+    elif fo.preset:
+        for i in range(fo.count):
+            ace = cards.make(1, i % 4)
+            deck.remove(ace)
+            deal[f"foundation:{i}"] = [ace]
+    for i in range(layout.cells.deal):
+        deal[f"cell:{i}"] = [deck.pop()]
+    stock = len(deck) - (layout.reserve.count * layout.reserve.deal + sum(layout.tableau.deal))
+    if stock > 0:
+        deal["stock"] = [deck.pop() for _ in range(stock)][::-1]
+    for i in range(layout.reserve.count):
+        deal[f"reserve:{i}"] = [deck.pop() for _ in range(layout.reserve.deal)]
+    sizes = list(layout.tableau.deal)
+    n = len(sizes)
+    diagonal = "tableau" in layout.deal.reverse
+    row = 0
+    while deck:
+        order = range(n - 1, row - 1, -1) if diagonal and row < n else range(n)
+        for p in order:
+            if deck and len(deal.get(f"tableau:{p}", [])) < sizes[p]:
+                deal.setdefault(f"tableau:{p}", []).append(deck.pop())
+        row += 1
+    return deal

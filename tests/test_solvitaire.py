@@ -1,0 +1,182 @@
+"""Solvitaire's files: rules mapped onto layouts (and back), its deal files, its seeds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import api, solvitaire
+from solver import deal as deals
+from solver.errors import DealError, LayoutError
+from solver.layout import rule_values
+from solver.schema import builtin_names
+
+GOLDEN = Path(__file__).parent / "golden" / "solvitaire-deals.json"
+
+# Solvitaire's presets (the keys each sets beside its defaults), for the golden deals.
+PRESETS = {
+    "free-cell": {"tableau piles": {"build policy": "red-black"}, "cells": {"count": 4}},
+    "canfield": {"tableau piles": {"count": 4, "build policy": "red-black",
+                                   "move built group": "partial-if-card-above-buildable",
+                                   "spaces policy": "auto-reserve-then-any"},
+                 "foundations": {"initial cards": "one", "base card": "random"},
+                 "stock": {"size": 34, "deal count": 3, "redeal": True}, "reserve": {"size": 13, "stacked": True}},
+    "beleaguered-castle": {"tableau piles": {"count": 8, "build policy": "any-suit"},
+                           "foundations": {"initial cards": "all"}},
+    "somerset": {"tableau piles": {"count": 10, "build policy": "red-black", "diagonal deal": True},
+                 "foundations": {"removable": True}},
+    "lucas": {"tableau piles": {"count": 13, "build policy": "same-suit"}, "stock": {"size": 61, "redeal": False},
+              "foundations": {"initial cards": "all"}, "two decks": True},
+    "black-hole": {"tableau piles": {"count": 17, "build policy": "no-build"}, "foundations": {"present": False},
+                   "hole": {"present": True}},
+    "golf": {"tableau piles": {"count": 7, "build policy": "no-build"}, "foundations": {"present": False},
+             "stock": {"size": 16, "deal type": "hole"},
+             "hole": {"present": True, "base card": "random", "build loops": False}},
+    "eight-off": {"tableau piles": {"build policy": "same-suit", "spaces policy": "kings"},
+                  "cells": {"count": 8, "pre-filled": 4}},
+    "chameleon": {"tableau piles": {"count": 3, "build policy": "any-suit", "move built group": "yes"},
+                  "reserve": {"size": 13, "stacked": True}, "stock": {"size": 36}},
+    "fan": {"tableau piles": {"count": 18, "build policy": "same-suit", "spaces policy": "kings"},
+            "foundations": {"removable": True}},
+}
+SPIDER = {"tableau piles": {"count": 10, "build policy": "any-suit", "move built group": "yes",
+                            "move built group policy": "same-suit", "face up cards": "top"},
+          "foundations": {"only complete pile moves": True}, "stock": {"size": 50, "deal type": "tableau piles"},
+          "two decks": True}
+
+
+def preset(name: str):
+    lay = solvitaire.rules_to_layout(PRESETS[name], f"{name}.json", name)
+    return replace(lay, deal=replace(lay.deal, generator="solvitaire"))
+
+
+@pytest.mark.parametrize("key", sorted(json.loads(GOLDEN.read_text())))
+def test_seed_n_is_solvitaires_random_n(key):
+    """Solvitaire's own ``--deal-only --random N`` output (tests/golden/README.md) is our deal of
+    seed N under the ``solvitaire`` generator, card for card: every stack the same, the columns
+    and the cells the same piles (its deal file lists them in another order than it deals them)."""
+    name, seed = key.rsplit(" ", 1)
+    lay = preset(name)
+    theirs = deals.from_json(json.loads(GOLDEN.read_text())[key], lay, key)
+    ours = deals.from_seed(lay, int(seed))
+
+    def split(deal):
+        interchangeable = ("tableau:", "cell:")
+        piles = sorted(v for k, v in deal.items() if k.startswith(interchangeable))
+        return piles, {k: v for k, v in deal.items() if not k.startswith(interchangeable)}
+
+    assert split(theirs) == split(ours)
+
+
+def test_the_mersenne_twister_is_cs():
+    """``std::mt19937`` seeded with 5489 (its default) gives 4123659995 as its 10000th number (C++11 §26.5.5)."""
+    rng = solvitaire._mt19937(5489)
+    for _ in range(9999):
+        rng.getrandbits(32)
+    assert rng.getrandbits(32) == 4123659995
+
+
+SOLVITAIRE_PLAYABLE = [n for n in builtin_names() if not n.startswith(("english", "french"))
+                       and solvitaire.layout_to_rules(api.load_layout(n)) is not None]
+
+
+def test_solvitaire_plays_the_layouts_it_should():
+    assert {"freecell", "klondike", "canfield", "black-hole", "golf", "fan", "beleaguered-castle", "lucas",
+            "chameleon", "forty-thieves", "bakers-dozen"} <= set(SOLVITAIRE_PLAYABLE)
+    for name in ("debutante", "colorado", "twenty"):  # the debutante family: no Solvitaire game
+        assert solvitaire.layout_to_rules(api.load_layout(name)) is None
+
+
+@pytest.mark.parametrize("name", SOLVITAIRE_PLAYABLE)
+def test_rules_there_and_back(name):
+    """Our layout as Solvitaire's rules, read back: the same rules (a supermove is Solvitaire's
+    single-card move: the same game, the supermove only a shortcut), and a deal written as
+    Solvitaire's deal file reads back the same."""
+    lay = api.load_layout(name)
+    rules = solvitaire.layout_to_rules(lay)
+    back = solvitaire.rules_to_layout(json.loads(json.dumps(rules)), "x.json", name)
+    want = rule_values(lay)
+    if want["tableau.moves"] == "supermove":
+        want["tableau.moves"] = "single"
+    got = rule_values(back)
+    got["tableau.deal"], got["tableau.face_down"] = want["tableau.deal"], want["tableau.face_down"]  # sizes: ours
+    assert got == want
+    deal = deals.from_seed(lay, 3)
+    if any(f"cell:{i}" in deal for i in range(lay.cells.count)) and lay.cells.deal < lay.cells.count:
+        with pytest.raises(DealError, match="cannot hold"):
+            solvitaire.deal_to_json(lay, deal)
+        return
+    text = json.dumps(solvitaire.deal_to_json(lay, deal))
+    assert deals.parse_text(text, lay, "x.json") == deal
+
+
+def test_what_cannot_be_said_is_named_in_one_line():
+    with pytest.raises(LayoutError) as e:
+        solvitaire.rules_to_layout(SPIDER, "spider.json", "spider")
+    message = str(e.value)
+    assert "\n" not in message
+    for key in ("[foundations][only complete pile moves]", "[tableau piles][move built group policy]",
+                "[stock][deal type] = 'tableau piles'"):
+        assert key in message
+    with pytest.raises(LayoutError, match=r"x.json: \[tablaeu piles\]: not a key .*did you mean 'tableau piles'"):
+        solvitaire.rules_to_layout({"tablaeu piles": {}}, "x.json", "x")
+    with pytest.raises(LayoutError, match=r"\[cells\]\[count\]: expected an integer >= 0, got -1"):
+        solvitaire.rules_to_layout({"cells": {"count": -1}}, "x.json", "x")
+    with pytest.raises(LayoutError, match=r"\[accordion\] \(Accordion"):
+        solvitaire.rules_to_layout({"foundations": {"present": False}, "tableau piles": {"count": 0},
+                                    "accordion": {"size": 52}}, "x.json", "x")
+
+
+VALUES = st.one_of(st.integers(-2, 60), st.booleans(), st.sampled_from(
+    ["any-suit", "red-black", "same-suit", "no-build", "kings", "any", "yes", "no", "all", "top", "one", "none",
+     "random", "A", "AS", "waste", "hole", "tableau piles", "L", "whole-pile", "auto-reserve-then-any", ""]))
+SECTIONS = st.dictionaries(st.sampled_from(sorted(k for s in solvitaire.DEFAULTS.values() if isinstance(s, dict)
+                                                  for k in s)), VALUES, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from([*solvitaire.DEFAULTS, "bogus"]), st.one_of(SECTIONS, VALUES), max_size=5))
+def test_any_rules_object_is_a_layout_or_one_line_of_bad_input(obj):
+    try:
+        lay = solvitaire.rules_to_layout(obj, "r.json", "r")
+    except LayoutError as e:
+        assert "\n" not in str(e) and str(e).startswith("r.json")
+        return
+    deals.from_seed(lay, 1) if lay.deal.generator != "pysolfc" else None
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_the_command_line_reads_rules_and_deal_files(tmp_path):
+    rules = tmp_path / "castle.json"
+    rules.write_text(json.dumps(PRESETS["beleaguered-castle"]))
+    done = run("solve", "--rules", str(rules), "--seed", "2", "--json")
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["layout"] == "castle"
+    dealt = run("deal", "beleaguered-castle", "--seed", "2", "--solvitaire", "--out", str(tmp_path / "d.json"))
+    assert dealt.returncode == 0, dealt.stderr
+    a = run("solve", "beleaguered-castle", "--deal", str(tmp_path / "d.json"), "--json")
+    b = run("solve", "beleaguered-castle", "--seed", "2", "--json")
+    assert json.loads(a.stdout)["verdict"] == json.loads(b.stdout)["verdict"]
+    assert json.loads(a.stdout)["solution"] == json.loads(b.stdout)["solution"]
+    (tmp_path / "spider.json").write_text(json.dumps(SPIDER))
+    bad = run("show", "--rules", str(tmp_path / "spider.json"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "only complete pile moves" in bad.stderr
+    both = run("show", "freecell", "--rules", str(rules))
+    assert both.returncode == 2 and "one of them" in both.stderr
+
+
+def test_set_changes_the_layout_a_rules_file_maps_to():
+    lay = solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f", ("cells.count=2",))
+    assert lay.cells.count == 2 and solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f").cells.count == 4
+    with pytest.raises(LayoutError, match=r"^f.json with --set cells.count=x: cells.count: expected an integer"):
+        solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f", ("cells.count=x",))
