@@ -40,10 +40,14 @@ __all__ = ["Analysis", "AnyLayout", "DrawableDeal", "DrawableResult", "Hint", "L
            "reduced_rank", "solve", "verify", "verify_solution"]
 
 
-def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None) -> AnyLayout:
+def load_layout(name_or_path: str | AnyLayout, max_rank: int | None = None,
+                settings: tuple[str, ...] | list[str] = ()) -> AnyLayout:
     """A built-in layout by name, a layout file by path, or a layout passed through;
-    with ``max_rank``, the same game on a reduced deck of ranks A..max_rank."""
-    lay = _load(name_or_path) if isinstance(name_or_path, str) else name_or_path
+    with ``max_rank``, the same game on a reduced deck of ranks A..max_rank; ``settings``
+    (``"KEY=VALUE"``, the command line's ``--set``) change keys of the file before it is read."""
+    if settings and not isinstance(name_or_path, str):
+        raise InputError("--set: give the layout by name or file, not as a loaded layout")
+    lay = _load(name_or_path, tuple(settings)) if isinstance(name_or_path, str) else name_or_path
     if max_rank is not None and max_rank != family_of(lay).max_rank(lay):
         lay = family_of(lay).with_max_rank(lay, max_rank)
     return lay
@@ -195,10 +199,11 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
     except InputError as e:
         raise InputError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
     solution = obj.get("solution")
-    if obj["verdict"] == "won":
+    checked = Result.from_json(obj, where)
+    if obj["verdict"] == "won" or (checked.seat is not None and checked.verdict != "unknown"):
         if not isinstance(solution, list):
-            raise InputError(f"{where}: solution: expected the list of moves of a won result")
-        problem = family.replay(lay, dealt, solution)
+            raise InputError(f"{where}: solution: expected the list of moves of a {obj['verdict']} result")
+        problem = family.replay_result(lay, dealt, checked)
         if problem is not None:
             raise InputError(f"{where}: {problem}")
     seed, stats, reason = obj.get("seed"), obj.get("stats"), obj.get("reason")
@@ -206,19 +211,23 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
         layout=obj["layout"], seed=seed if isinstance(seed, int) else None, engine=str(obj.get("engine", "?")),
         verdict=obj["verdict"], reason=reason if isinstance(reason, str) else None,
         stats=stats if isinstance(stats, dict) else {}, **family.start_to_json(lay, dealt),
-        solution=solution if obj["verdict"] == "won" else None, max_rank=max_rank,
-        fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
+        solution=solution if obj["verdict"] == "won" or checked.seat is not None else None, max_rank=max_rank,
+        fingerprint=obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None,
+        seat=checked.seat, score=checked.score)
     return DrawableResult.of(result, lay)
 
 
 def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
-          deal_file: str | None = None, engine: str = "dfs", limits: Limits | None = None,
+          deal_file: str | None = None, engine: str | None = None, limits: Limits | None = None,
           position_file: str | None = None, **options: Any) -> DrawableResult:
     """Decide one deal, or one position (``deal`` may be one; ``position_file`` reads one).  A
     ``won`` result's solution has been replayed by the referee; the result draws itself in a
-    notebook (``DrawableResult``).  Only the ``dfs`` engine starts part-way through a game."""
+    notebook (``DrawableResult``).  Only the ``dfs`` engine starts part-way through a game.
+    ``engine`` None: the family's default (dfs for the patiences, minimax for the games of
+    chance, whose ``seat`` option names the side the verdict is for)."""
     layout = load_layout(layout)
     family = family_of(layout)
+    engine = engine or family.default_engine
     deal = deal.stacks if isinstance(deal, DrawableDeal) else deal
     if deal is None:
         deal = make_deal(layout, seed, deal_file, position_file)
@@ -228,13 +237,15 @@ def solve(layout: str | AnyLayout, *, seed: int | None = None, deal: Any = None,
     t0 = time.perf_counter()
     run: EngineRun = ENGINES[engine](layout, deal, limits, **options)
     stats = {"nodes": run.nodes, "seconds": round(time.perf_counter() - t0, 4), **run.stats}
+    keep = run.verdict == "won" or (run.seat is not None and run.verdict != "unknown")  # a line of best play
     result = DrawableResult(layout=layout.name, seed=seed, engine=engine, verdict=run.verdict,
                             reason=run.reason, stats=stats, **family.start_to_json(layout, deal),
-                            solution=run.solution if run.verdict == "won" else None,
-                            max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout))
+                            solution=run.solution if keep else None,
+                            max_rank=family.max_rank(layout), fingerprint=rules_fingerprint(layout),
+                            seat=run.seat, score=run.score)
     result.drawn_layout = layout
-    if result.verdict == "won":
-        problem = family.replay(layout, deal, result.solution or [])
+    if result.solution is not None:
+        problem = family.replay_result(layout, deal, result)
         if problem is not None:
             raise VerificationFailed(f"engine {engine} claimed a win on {layout.name} "
                                      f"seed {seed} but the verifier says: {problem}")
@@ -259,15 +270,16 @@ def verify(result: Result | dict[str, Any], layout: str | AnyLayout | None = Non
     family = family_of(lay)
     if result.fingerprint is not None and result.fingerprint != rules_fingerprint(lay):
         return (f"the result was made with rules fingerprint {result.fingerprint}, but layout {lay.name!r} "
-                f"has rules fingerprint {rules_fingerprint(lay)} (an edited or another layout file?)")
+                f"has rules fingerprint {rules_fingerprint(lay)} (an edited or another layout file? give it "
+                "with --layout, or the same --set KEY=VALUE)")
     deal = _start_of(family, lay, result, "result")
     if result.seed is not None and family.shuffled and result.position is None:
         if family.deal_from_seed(lay, result.seed) != deal:
             return (f"the result's deal is not deal #{result.seed} of {lay.name!r} (`patience deal "
                     f"{lay.name} --seed {result.seed}` prints that one)")
-    if result.verdict != "won":
+    if result.verdict != "won" and result.seat is None:
         return None  # nothing to replay: the deal and the rules are what could be checked
-    return family.replay(lay, deal, result.solution or [])
+    return family.replay_result(lay, deal, result)
 
 
 # ---------------------------------------------------------------- positions and analysis (issue #27)

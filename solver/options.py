@@ -105,6 +105,23 @@ def add_layout(p: argparse.ArgumentParser) -> None:
                                                         "instead of LAYOUT: mapped onto the layout schema")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
+    add_settings(p)
+
+
+def add_settings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                   help="change a key of the layout file (or of the layout --rules maps to), checked like the file "
+                        "(repeatable), e.g. "
+                        "--set reserve.capacity=0, --set decks=1")
+
+
+def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -> str | AnyLayout | None:
+    """The layout a recorded result or analysis is checked against: ``--layout`` (default: ``name``,
+    the one it records), changed by ``--set`` as when it was made (the settings change the rules, and
+    so the fingerprint); None: the one it names, as it is."""
+    if not args.settings:
+        return args.layout
+    return api.load_layout(args.layout or name, max_rank, args.settings)
 
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
@@ -140,7 +157,7 @@ def layout_arg(args: argparse.Namespace) -> str:
 
 def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
     """The layout and the deal (or position) that the layout/deal options name."""
-    layout = api.load_layout(layout_arg(args), getattr(args, "max_ranks", None))
+    layout = api.load_layout(layout_arg(args), getattr(args, "max_ranks", None), getattr(args, "settings", ()))
     deal = None
     if hasattr(args, "seed"):
         stdin = [f"--{k}" for k in ("deal", "position", "moves") if getattr(args, k, None) == "-"]

@@ -7,9 +7,10 @@ from typing import Any, Literal, get_args
 
 from .errors import InputError
 
-Verdict = Literal["won", "lost", "unknown"]
+# "drawn": a game of two sides that neither wins with best play (the games of chance, issue #25)
+Verdict = Literal["won", "lost", "unknown", "drawn"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
-EXIT_CODES: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 3}
+EXIT_CODES: dict[Verdict, int] = {"won": 0, "lost": 1, "unknown": 3, "drawn": 5}
 EXIT_BAD_INPUT = 2
 EXIT_DISAGREEMENT = 4
 EXIT_INTERNAL = 70  # the run failed: a bug (a traceback with --debug) or a worker process that died
@@ -52,6 +53,8 @@ class EngineRun:
     solution: list[dict[str, Any]] | None = None  # result-contract moves, for "won"
     nodes: int = 0
     stats: dict[str, Any] = field(default_factory=dict)
+    seat: str | None = None  # a game of two sides: the seat the verdict is for
+    score: str | None = None  # and its result with best play on both sides, "3/2"
 
 
 @dataclass
@@ -66,6 +69,8 @@ class Result:
     solution: list[dict[str, Any]] | None = None
     max_rank: int | None = None  # a reduced deck (ranks A..max_rank); None for the full deck
     fingerprint: str | None = None  # the layout's rules (``solver.fingerprint``); None: not recorded
+    seat: str | None = None  # a game of two sides (the games of chance): the seat the verdict is for
+    score: str | None = None  # that seat's result with best play on both sides (stakes or points), "3/2"
     position: dict[str, Any] | None = None  # the start, when it is a position part-way through a game
 
     @property
@@ -82,6 +87,9 @@ class Result:
             out["max_rank"] = self.max_rank
         if self.fingerprint is not None:
             out["fingerprint"] = self.fingerprint
+        if self.seat is not None:  # only for games of two sides, so every other result is unchanged
+            out["seat"] = self.seat
+            out["score"] = self.score
         if self.position is not None:  # a start part-way through a game: it has no deal
             out["deal"] = None
             out["position"] = self.position
@@ -121,6 +129,10 @@ class Result:
                                  f"of strings (count a whole number >= 1), got {m!r:.80}")
         check("fingerprint", obj.get("fingerprint") is None or isinstance(obj["fingerprint"], str),
               "the layout's rules fingerprint (a string)")
+        check("seat", obj.get("seat") is None or isinstance(obj["seat"], str), "a seat's name (a string)")
+        score = obj.get("score")
+        check("score", score is None or (isinstance(score, str) and _is_fraction(score)),
+              "a result such as '3/2' or '-1'")
         check("position", obj.get("position") is None or isinstance(obj["position"], dict),
               "an object: the position the game started from (docs/positions.md)")
         check("deal", obj.get("position") is None or not obj.get("deal"),
@@ -129,5 +141,16 @@ class Result:
             layout=obj["layout"], seed=seed, engine=obj.get("engine", "?"),
             verdict=obj["verdict"], reason=obj.get("reason"), stats=obj.get("stats") or {},
             deal=obj.get("deal") or {}, solution=solution, max_rank=max_rank,
-            fingerprint=obj.get("fingerprint"), position=obj.get("position"),
+            fingerprint=obj.get("fingerprint"), seat=obj.get("seat"), score=score,
+            position=obj.get("position"),
         )
+
+
+def _is_fraction(text: str) -> bool:
+    from fractions import Fraction
+
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return len(text) <= 40

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -117,6 +118,54 @@ def decode(text: str, where: str) -> dict[str, Any]:
         raise LayoutError(f"{where}: malformed TOML: {e}") from None
     except RecursionError:
         raise LayoutError(f"{where}: malformed TOML: nested too deeply") from None
+
+
+# ------------------------------------------------------------ --set KEY=VALUE
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def setting_value(text: str) -> Any:
+    """The value of ``--set KEY=VALUE``: a TOML value (``2``, ``false``, ``"first"``, ``[1, 2]``), or
+    else the text itself as a string, so that ``--set access=first`` needs no quotes."""
+    try:
+        data = tomllib.loads(f"v = {text}")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return text
+    return data["v"] if set(data) == {"v"} else text
+
+
+def parse_setting(text: str) -> tuple[tuple[str, ...], Any]:
+    """``KEY=VALUE`` as (the key's path, the value); ``LayoutError`` naming the setting if it is not one.
+    The key is a dotted path of bare TOML keys (``reserve.capacity``, ``decks``)."""
+    key, eq, value = text.partition("=")
+    path = tuple(key.strip().split("."))
+    if not eq or not all(_BARE_KEY.fullmatch(k) for k in path):
+        raise LayoutError(f"--set {text!r}: expected KEY=VALUE with KEY a dotted path of layout keys, "
+                          "e.g. --set reserve.capacity=0 or --set decks=1")
+    return path, setting_value(value.strip())
+
+
+def apply_settings(data: dict[str, Any], where: str, settings: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+    """A layout file's parsed TOML with ``--set KEY=VALUE`` settings written over it, as if the file
+    said so (a missing table is made), and how messages name the result: the file and the settings.
+    Every value is then checked by the layout's reader like any other key of the file."""
+    if not settings:
+        return data, where
+    import copy
+
+    out = copy.deepcopy(data)
+    for text in settings:
+        path, value = parse_setting(text)
+        table = out
+        for i, k in enumerate(path[:-1]):
+            sub = table.setdefault(k, {})
+            if not isinstance(sub, dict):
+                raise LayoutError(f"--set {text}: {where}: {'.'.join(path[:i + 1])} is not a table "
+                                  f"(it is {sub!r:.40}), so it has no key {path[i + 1]!r}")
+            table = sub
+        table[path[-1]] = value
+    return out, f"{where} with --set {' '.join(settings)}"
 
 
 def builtin_dir() -> Path:

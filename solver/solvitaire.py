@@ -64,6 +64,7 @@ from . import cards
 from .errors import CardError, DealError, LayoutError
 from .files import LAYOUT_LIMIT, parse_json, read_text, shown
 from .layout import Layout, _dealt, parse
+from .schema import apply_settings
 
 Deal = dict[str, list[int]]
 
@@ -283,10 +284,12 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
     return data, top
 
 
-def rules_to_layout(obj: Any, where: str, name: str) -> Layout:
-    """Our layout for Solvitaire's rules ``obj`` (``where`` names the file in messages)."""
+def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = ()) -> Layout:
+    """Our layout for Solvitaire's rules ``obj`` (``where`` names the file in messages);
+    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's."""
     data, top = rules_to_data(obj, where)
     data["name"] = name
+    data, where = apply_settings(data, where, settings)
     layout = parse(data, where, name)
     if top < 13:
         from dataclasses import replace
@@ -295,11 +298,11 @@ def rules_to_layout(obj: Any, where: str, name: str) -> Layout:
     return layout
 
 
-def read_rules(path: str) -> Layout:
+def read_rules(path: str, settings: tuple[str, ...] = ()) -> Layout:
     """A Solvitaire rules file (JSON) as our layout, named after the file."""
     text = read_text(path, LAYOUT_LIMIT, "rules file", "Solvitaire's game rules as JSON", LayoutError)
     where = shown(path)
-    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem)
+    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings)
 
 
 def layout_to_rules(layout: Layout) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from solver.schema import builtin_names
 
 ROOT = Path(__file__).resolve().parents[1]
 FREECELL_TOML = (ROOT / "layouts" / "freecell.toml").read_text()
-CARD_NAMES = [n for n in builtin_names() if load_layout(n).family != "peg"]
+CARD_NAMES = [n for n in builtin_names() if load_layout(n).family not in ("peg", "chance")]
 
 
 def _freecell_board() -> list[str]:

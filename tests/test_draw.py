@@ -67,7 +67,7 @@ def _deal_names(deal: dict[str, list[str]]) -> Counter[str]:
     return Counter(c for cs in deal.values() for c in cs)
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", [n for n in builtin_names() if api.load_layout(n).family != "chance"])
 def test_every_layout_draws_its_deal_with_one_glyph_per_card(name: str) -> None:
     layout = api.load_layout(name)
     d = api.deal(layout, seed=None if layout.family == "peg" else 3)

@@ -173,3 +173,10 @@ def test_the_command_line_reads_rules_and_deal_files(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "only complete pile moves" in bad.stderr
     both = run("show", "freecell", "--rules", str(rules))
     assert both.returncode == 2 and "one of them" in both.stderr
+
+
+def test_set_changes_the_layout_a_rules_file_maps_to():
+    lay = solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f", ("cells.count=2",))
+    assert lay.cells.count == 2 and solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f").cells.count == 4
+    with pytest.raises(LayoutError, match=r"^f.json with --set cells.count=x: cells.count: expected an integer"):
+        solvitaire.rules_to_layout(PRESETS["free-cell"], "f.json", "f", ("cells.count=x",))

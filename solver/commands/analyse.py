@@ -18,6 +18,7 @@ from ..options import (
     add_moves,
     add_out,
     emit,
+    layout_arg,
     load,
     memory_size,
     nonnegative_int,
@@ -94,7 +95,7 @@ def _start(args: argparse.Namespace) -> tuple[Any, Any, str]:
     if any(x is not None for x in (args.seed, args.deal, args.position)):
         layout, start = load(args)
     else:
-        layout, start = api.load_layout(args.layout, args.max_ranks), None
+        layout, start = api.load_layout(layout_arg(args), args.max_ranks, args.settings), None
     return layout, start, layout.name + (f" #{args.seed}" if args.seed is not None else "")
 
 

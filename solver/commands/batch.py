@@ -107,7 +107,11 @@ def run_batch(args: argparse.Namespace) -> int:
 
     from .. import api, batch, engines
 
-    layout = api.load_layout(layout_arg(args), args.max_ranks)
+    layout = api.load_layout(layout_arg(args), args.max_ranks, args.settings)
+    if set(family_of(layout).verdicts) - set(batch.VERDICTS):
+        raise InputError(f"layout {layout.name!r}: its games may also end drawn, which a batch database does "
+                         "not store; decide its deals with `patience solve`, or measure them with "
+                         "`python -m benchmarks chance`")
     if args.engine not in engines.ENGINES:
         raise InputError(f"--engine: expected one of {', '.join(engines.ENGINES)}, got {args.engine!r}")
     if args.portfolio_jobs is not None and args.engine not in engines.USES_JOBS:

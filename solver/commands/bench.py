@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..errors import InputError
+from ..families import family_of
 from ..options import positive_int
 from .solve import add_limits, limits_from
 
@@ -95,6 +96,11 @@ def config_from(args: argparse.Namespace) -> Any:
     from .. import bench
 
     targets = [bench.Target.parse(t, args.max_ranks) for t in (args.layouts or DEFAULT_LAYOUTS)]
+    for t in targets:
+        lay = bench.plan.load(t.name, None)
+        if set(family_of(lay).verdicts) - {"won", "lost", "unknown"}:
+            raise InputError(f"layout {lay.name!r}: a game of chance, whose games may end drawn; `patience bench` "
+                             "measures patiences: use `python -m benchmarks.chance`")
     return bench.Config(
         targets=targets, seeds=bench.seed_plan(args.seeds or [], targets),
         engines=_list(args.engines, "--engines") if args.engines else [],

@@ -14,17 +14,19 @@ from ..engines.core import CHOICES as CORES
 from ..engines.portfolio import Disagreement
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
-from ..files import RESULT_LIMIT, read_text, shown
+from ..files import RESULT_LIMIT, parse_json, read_text, shown
 from ..limits import Limits
 from ..live import LiveLine
 from ..options import (
     add_deal_source,
     add_layout,
+    add_settings,
     load,
     memory_size,
     nonnegative_int,
     positive_workers,
     random_seed,
+    recorded_layout,
     seconds_or_none,
     workers,
 )
@@ -35,13 +37,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="decide whether a deal can be won",
                        description=textwrap.fill(
                            "Decide whether a deal can be won. Exit code 0 won, 1 lost, 3 unknown (a limit "
-                           "was hit), 2 bad input, 4 the engines disagree, 70 an internal error. On a "
-                           "terminal a live line on stderr shows the search as it runs.", 78),
+                           "was hit), 5 drawn (a game of chance that neither side wins with best play), 2 bad "
+                           "input, 4 the engines disagree, 70 an internal error. On a terminal a live line on "
+                           "stderr shows the search as it runs.", 78),
                        epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     add_deal_source(p)
     p.add_argument("--engine", default=None, choices=list(ENGINES),
-                   help=f"the engine (default: {DEFAULT_ENGINE}; --engine dfs for one repeatable search; see below)")
+                   help=f"the engine (default: {DEFAULT_ENGINE} for a patience, --engine dfs for one repeatable "
+                        "search; minimax for a game of chance; see below)")
+    p.add_argument("--seat", default=None, metavar="SEAT",
+                   help="a game of chance: the side the verdict is for (player or banker; casino: elder or "
+                        "dealer; default the first)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
     add_limits(p, DEFAULT_TIMEOUT)
     add_core(p)
@@ -60,12 +67,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="replay a result's solution and check every move")
     p.add_argument("result", help="a result JSON file written by `patience solve --json`")
     p.add_argument("--layout", help="the layout (default: the one the result names)")
+    add_settings(p)
     p.set_defaults(handler=run_verify)
 
 
 DEFAULT_TIMEOUT = 60.0  # seconds: `patience solve` stops by itself unless told --timeout 0
 # `patience solve`'s engine: one deal on every core (README, "Engines: one process or several").
 DEFAULT_ENGINE = "portfolio"
+
+
+def default_engine(family: Any) -> str:
+    """`patience solve`'s engine for a family: the portfolio where the family's own default is the
+    DFS (the patiences: the DFS is one of the portfolio's parts), else the family's own (minimax for
+    a game of chance, which the portfolio does not play)."""
+    return DEFAULT_ENGINE if family.default_engine == "dfs" else str(family.default_engine)
 
 
 def engines_epilog() -> str:
@@ -102,6 +117,8 @@ def engine_options(args: argparse.Namespace) -> dict:
         opts["random_seed"] = args.random_seed
     if getattr(args, "core", "auto") != "auto":
         opts["core"] = args.core
+    if getattr(args, "seat", None) is not None:
+        opts["seat"] = args.seat
     return opts
 
 
@@ -110,20 +127,24 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.engine not in (None, "dfs"):
             raise InputError(f"--shortest runs its own breadth-first search: leave out --engine {args.engine}")
         return run_shortest(args, *load(args))
-    args.engine = args.engine or DEFAULT_ENGINE
-    if args.jobs is not None and args.engine not in USES_JOBS:
-        raise InputError(f"--jobs: only --engine {' or '.join(sorted(USES_JOBS))} runs in several processes, "
-                         f"not --engine {args.engine}")
     layout, deal = load(args)
     limits = limits_from(args)
+    family = family_of(layout)
+    engine = args.engine or default_engine(family)
+    if args.jobs is not None and engine not in USES_JOBS:
+        raise InputError(f"--jobs: only --engine {' or '.join(sorted(USES_JOBS))} runs in several processes, "
+                         f"not --engine {engine}")
+    if args.seat is not None and args.seat not in family.seats(layout):
+        raise InputError(f"--seat: layout {layout.name!r} has the seats {', '.join(family.seats(layout))}, "
+                         f"got {args.seat!r}")
     what = layout.name + (f" #{args.seed}" if args.seed is not None else "")
     try:
-        with LiveLine(f"{what} ({args.engine}): ") as live:
+        with LiveLine(f"{what} ({engine}): ") as live:
             live.show("solving" + (f", at most {limits.timeout:g} s" if limits.timeout is not None else ""))
             options = engine_options(args)
             if args.jobs is not None:
                 options["jobs"] = args.jobs
-            result = api.solve(layout, seed=args.seed, deal=deal, engine=args.engine,
+            result = api.solve(layout, seed=args.seed, deal=deal, engine=engine,
                                limits=limits, progress=live, **options)
     except EngineDisagreement as e:  # --engine both: print both results, exit 4
         for r in e.results(layout, args.seed, deal) if isinstance(e, Disagreement) else []:
@@ -164,7 +185,11 @@ def format_stat(key: str, value: Any) -> str:
 def format_result(result: Result, layout: Any = None) -> str:
     what = f"{result.layout}" + (f" #{result.seed}" if result.seed is not None else "")
     stats = ", ".join(format_stat(k, v) for k, v in result.stats.items())
-    head = f"{what}: {result.verdict}" + (f" ({result.reason})" if result.reason else "") + f"  [{stats}]"
+    seat = f" for the {result.seat}" if result.seat else ""
+    if result.score is not None:
+        seat += f", {result.score} with best play on both sides"
+    head = (f"{what}: {result.verdict}{seat}" + (f" ({result.reason})" if result.reason else "")
+            + f"  [{stats}]")
     lines = [head]
     drawn = family_of(layout).format_solution(layout, result) if result.solution and layout is not None else None
     if drawn is not None:  # the family draws its own (peg boards)
@@ -181,12 +206,7 @@ def read_result(path: str, analysis: bool = False) -> dict[str, Any]:
     (``patience analyse --json``) is passed through unchecked (``api.load_analysis`` checks it)."""
     text = read_text(path, RESULT_LIMIT, "result file", "the JSON of `patience solve --json`")
     where = shown(path)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{where}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except RecursionError:
-        raise InputError(f"{where}: expected a result JSON file written by `patience solve --json`") from None
+    obj = parse_json(text, where)
     if not (analysis and isinstance(obj, dict) and obj.get("kind") == "analysis"):
         Result.from_json(obj, where)
     return obj
@@ -195,10 +215,14 @@ def read_result(path: str, analysis: bool = False) -> dict[str, Any]:
 def run_verify(args: argparse.Namespace) -> int:
     path = shown(args.result)
     result = Result.from_json(read_result(args.result), path)
-    problem = api.verify(result, args.layout)
+    problem = api.verify(result, recorded_layout(args, result.layout, result.max_rank))
     if problem is not None:
         print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if result.seat is not None:
+        print(f"{path}: all {len(result.solution or [])} moves legal; the line ends at {result.score} for the "
+              f"{result.seat}: {result.verdict}")
+        return 0
     if result.verdict != "won":
         print(f"{path}: verdict {result.verdict!r}: there is no solution to replay; the deal and the rules check")
         return 0

@@ -6,7 +6,7 @@ import argparse
 
 from .. import api
 from ..files import shown
-from ..options import add_out, emit
+from ..options import add_out, add_settings, emit, recorded_layout
 from .solve import read_result
 
 
@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("result", help="a result JSON file written by `patience solve --json`, or an analysis written by "
                                   "`patience analyse --json`")
     p.add_argument("--layout", help="the layout (default: the one the result names)")
+    add_settings(p)
     add_out(p, "the page")
     p.set_defaults(handler=run_view)
 
@@ -29,9 +30,11 @@ def run_view(args: argparse.Namespace) -> int:
     if obj.get("kind") == "analysis":
         from ..draw.viewer import analysis_html
 
-        analysis, layout = api.load_analysis(obj, args.layout, where=where)
+        checked = api.Analysis.from_json(obj, where)
+        analysis, layout = api.load_analysis(checked, recorded_layout(args, checked.layout, checked.max_rank),
+                                             where=where)
         emit(analysis_html(analysis, layout), args.out)
         return 0
-    result = api.load_result(obj, args.layout, where=where)
+    result = api.load_result(obj, recorded_layout(args, obj["layout"], obj.get("max_rank")), where=where)
     emit(result.html(), args.out)
     return 0

@@ -84,12 +84,23 @@ def position_svg(layout: Any, step: Step | Table, before: Table | None = None, t
     """One position as an SVG document; with ``before``, the move into it is marked."""
     if not isinstance(step, Step):
         step = Step(step)
+    check_drawn(layout)
     d = Drawing.of(layout, [step], CAPTION if title else 0)
     return d.svg(d.draw(step, before), title)
 
 
+def check_drawn(layout: Any) -> None:
+    """Refuse, in one line, a layout whose family has no pictures (the games of chance)."""
+    if not family_of(layout).drawn:
+        from ..errors import UnsupportedError
+
+        raise UnsupportedError(f"layout {layout.name!r}: a game of chance has no table to draw; "
+                               "`patience deal --json` gives its pack, `patience odds --svg` draws its strategy")
+
+
 def deal_svg(layout: Any, deal: Any, title: str | None = None) -> str:
     """The deal as the game lays it out, as an SVG document."""
+    check_drawn(layout)
     return position_svg(layout, steps(layout, deal_to_json(layout, deal), [])[0], title=title)
 
 

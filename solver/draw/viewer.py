@@ -144,6 +144,9 @@ def verdict_html(result: Result) -> str:
 
 def viewer_html(result: Result, layout: Any) -> str:
     """The page for ``result`` (any verdict; a ``won`` result's solution must be legal)."""
+    from . import check_drawn
+
+    check_drawn(layout)
     solution = (result.solution or []) if result.verdict == "won" else []
     game = steps(layout, result.position or result.deal, solution)
     start = "The deal" if result.position is None else "The start"

@@ -5,6 +5,7 @@
 - ``both``: both, checked against each other.
 - ``auto``: a portfolio in one process: a short DFS, then CP-SAT, then the DFS.
 - ``portfolio``: DFS orderings and CP-SAT in separate processes at once; the first proof decides.
+- ``minimax``: games of two sides over a known order (the games of chance): alpha-beta with a table.
 
 Engines know no game by name: they ask the layout's family (``solver.families``)
 for its position or its model.
@@ -20,13 +21,14 @@ from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
 from .dfs import run_dfs
+from .minimax import run_minimax
 from .parallel import run_portfolio
 from .portfolio import run_auto, run_both
 
 Engine = Callable[..., EngineRun]
 
 ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto,
-                              "portfolio": run_portfolio}
+                              "portfolio": run_portfolio, "minimax": run_minimax}
 
 # The engines whose search runs on a core (they take the ``core`` option, see ``core.CORES``);
 # CP-SAT's search is OR-Tools' own.
@@ -43,6 +45,8 @@ DESCRIPTIONS = {
     "portfolio": "dfs, dfs with another shaken order, and cpsat where its model is exact, in separate processes "
                  "at once (--jobs of them); the first proof decides; exit 4 if a won and a lost arrive together "
                  "(the default of solve)",
+    "minimax": "games of two sides (the games of chance): alpha-beta with a transposition table, both sides "
+               "at their best (their default)",
 }
 
 __all__ = ["DESCRIPTIONS", "ENGINES", "USES_CORE", "USES_JOBS", "Engine", "EngineRun", "Limits", "run"]

@@ -2,10 +2,11 @@
 
 ``family_of(layout)`` is the one way to find what plays a layout: the layout's
 ``family`` field names a registered ``GameFamily`` (see ``base``).  Layout files
-are read by the registered ``LayoutReader`` that claims their TOML: peg boards
-(a ``[board]`` table), else card layouts.
+are read by the registered ``LayoutReader`` that claims their TOML: games of
+chance (a top-level ``game`` key), peg boards (a ``[board]`` table), else card
+layouts.
 
-    ground  <-  families (card: reserve, hole, tableau; peg)  <-  engines  <-  services  <-  face
+    ground  <-  families (card: reserve, hole, tableau; peg; chance)  <-  engines  <-  services  <-  face
 """
 
 from __future__ import annotations
@@ -14,21 +15,26 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import UnsupportedError
 from ..layout import Layout
-from ..schema import decode, read_layout_file
-from . import card, peg
+from ..schema import apply_settings, decode, read_layout_file
+from . import card, chance, peg
 from .base import GameFamily, LayoutReader, Model, Position, solution_json
+from .chance import ChanceFamily
 from .hole import HoleFamily
 from .peg import PegFamily
 from .reserve import ReserveFamily
 from .tableau import TableauFamily
 
 if TYPE_CHECKING:
+    from .chance.layout import ChanceLayout
     from .peg.layout import PegLayout
 
-AnyLayout: TypeAlias = "Layout | PegLayout"  # a card layout or a peg board (the board code loads lazily)
+# a card layout, a peg board (the board code loads lazily) or a game of chance
+AnyLayout: TypeAlias = "Layout | PegLayout | ChanceLayout"
 
-FAMILIES: dict[str, GameFamily] = {f.name: f for f in (ReserveFamily(), HoleFamily(), TableauFamily(), PegFamily())}
-READERS: tuple[LayoutReader, ...] = (peg.READER, card.READER)  # the first that claims a file reads it
+FAMILIES: dict[str, GameFamily] = {f.name: f for f in (ReserveFamily(), HoleFamily(), TableauFamily(), PegFamily(),
+                                                       ChanceFamily())}
+# the first that claims a file reads it: a game of chance (a top-level `game`), a peg board, else cards
+READERS: tuple[LayoutReader, ...] = (chance.READER, peg.READER, card.READER)
 
 __all__ = ["FAMILIES", "AnyLayout", "GameFamily", "Model", "Position", "family_of", "load_layout",
            "parse_layout", "parse_layout_text", "solution_json", "start_position"]
@@ -48,14 +54,17 @@ def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
     return layout
 
 
-def load_layout(name_or_path: str) -> AnyLayout:
+def load_layout(name_or_path: str, settings: tuple[str, ...] = ()) -> AnyLayout:
     """A built-in layout by name, the user's own layout file by path, or a Solvitaire rules
-    file (``.json``, read by ``solver.solvitaire``)."""
+    file (``.json``, read by ``solver.solvitaire``); ``settings`` are ``KEY=VALUE`` overrides
+    of its keys (``--set``; of a rules file, of the layout it maps to), checked by the reader
+    like the file's own."""
     if name_or_path.endswith(".json"):
         from ..solvitaire import read_rules
 
-        return read_rules(name_or_path)
+        return read_rules(name_or_path, settings)
     data, where, name = read_layout_file(name_or_path)
+    data, where = apply_settings(data, where, settings)
     return parse_layout(data, where, name)
 
 

@@ -56,6 +56,38 @@ class Position(Protocol):
         None for a decision of the search that moves nothing."""
 
 
+class GamePosition(Protocol):
+    """A game of two sides over a known order (the games of chance, issue #25), for the minimax
+    engine: the seat asked about maximises ``score``, the other side minimises it."""
+
+    history: list[Any]
+    integral: bool  # scores are whole numbers (the engine then closes in on them by null windows)
+
+    def side(self) -> int:
+        """+1: the seat chooses the next move; -1: the other side does; 0: the game is over."""
+
+    def legal_moves(self) -> list[Any]: ...
+
+    def push(self, move: Any) -> None: ...
+
+    def pop(self) -> Any: ...
+
+    def score(self) -> Any:
+        """The seat's result once the game is over (a Fraction or an int)."""
+
+    def banked(self) -> Any:
+        """What the seat has earned for certain so far; ``key`` leaves it out (0 if nothing is)."""
+
+    def bounds(self) -> tuple[Any, Any]:
+        """Sound bounds on what is still to come (``score() - banked()`` at the end), proved in the
+        position's docstring; ``(-inf, inf)`` where it knows none."""
+
+    def key(self) -> Hashable:
+        """Everything that decides the rest of the game (not what is banked)."""
+
+    def move_json(self, move: Any) -> dict[str, Any]: ...
+
+
 class LearningPosition(Position, Protocol):
     """A position whose lost subtrees the DFS can generalise (``solver.engines.dfs``, "Learning").
 
@@ -185,6 +217,11 @@ class GameFamily(ABC):
 
     name: ClassVar[str]  # the value of ``layout.family`` that this family plays
     layout_type: ClassVar[type]
+    # The engine `patience solve` runs when none is named: the patiences' depth-first search, or
+    # (games of two sides) minimax; and the verdicts its results may carry.
+    default_engine: ClassVar[str] = "dfs"
+    drawn: ClassVar[bool] = True  # the pictures (deal --svg, view) draw its deals and positions
+    verdicts: ClassVar[tuple[str, ...]] = ("won", "lost", "unknown")
 
     # -- layouts
 
@@ -257,6 +294,22 @@ class GameFamily(ABC):
     def replay(self, layout: Any, deal: Any, solution: list[dict[str, Any]]) -> str | None:
         """The referee: None if ``solution`` is legal move by move and wins, else what is wrong.
         Written from the rules in words; it shares no code with the position or the model."""
+
+    def seats(self, layout: Any) -> tuple[str, ...]:
+        """A game of two sides: the seats a verdict may be asked for, the default first."""
+        raise UnsupportedError(f"layout {layout.name!r}: a patience has one player and no seats")
+
+    def game_position(self, layout: Any, deal: Any, seat: str) -> GamePosition:
+        """A game of two sides: the minimax engine's position, for ``seat``."""
+        raise UnsupportedError(f"layout {layout.name!r}: the minimax engine plays games of two sides; "
+                               "a patience is decided by dfs or cpsat")
+
+    def replay_result(self, layout: Any, deal: Any, result: Result) -> str | None:
+        """The referee's word on a result: None if its moves replay (a won patience: legal, and won);
+        else what is wrong.  Games of two sides replay their line to its score."""
+        if result.verdict != "won":
+            return None
+        return self.replay(layout, deal, result.solution or [])
 
     # -- positions (issue #27): a game part-way through.  A family whose deals are any start
     # (a peg board) has positions that are deals; the card families keep a ``solver.positions.

@@ -1,0 +1,312 @@
+"""The games of chance (issue #25): --set, exact odds, the minimax engine against a plain search, the referees."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import api
+from solver.cli import main
+from solver.engines.minimax import minimax
+from solver.families import family_of
+from solver.families.chance.casino import CasinoGame
+from solver.families.chance.odds import dealer_table, lansquenet_value
+from solver.families.chance.referee import replay_casino, replay_twenty_one
+from solver.families.chance.rules import Lansquenet, TwentyOne
+from solver.families.chance.twentyone import DealerTerms, Odds
+from solver.schema import setting_value
+
+BLACKJACK = TwentyOne(upcard=True, natural_pays="3:2", banker_natural_collects="1:1", double="any-two",
+                      double_after_split=True, split_hands=4)
+
+
+# ------------------------------------------------------------------ --set
+
+
+def test_set_changes_a_patience_layout_and_is_checked(capsys):
+    assert main(["solve", "debutante", "--seed", "2", "--set", "reserve.capacity=0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "won"
+    assert main(["solve", "debutante", "--seed", "2", "--set", "reserve.capacity=x"]) == 2
+    err = capsys.readouterr().err
+    assert "--set reserve.capacity=x" in err and "expected an integer" in err and len(err.splitlines()) == 1
+    assert main(["show", "blackjack", "--set", "hits_soft_17=maybe"]) == 2
+    assert "hits_soft_17: expected true or false" in capsys.readouterr().err
+    assert main(["show", "blackjack", "--set", "decks.x=1"]) == 2
+    assert "decks is not a table" in capsys.readouterr().err
+
+
+@given(st.one_of(st.integers(-10**6, 10**6), st.booleans(), st.sampled_from(["first", "any-two", "3:2"])))
+def test_setting_values_read_as_toml_or_as_plain_words(v):
+    text = str(v).lower() if isinstance(v, bool) else str(v)
+    assert setting_value(text) == v
+
+
+def test_set_reaches_the_odds_command(capsys):
+    assert main(["odds", "blackjack", "--set", "decks=1", "--set", "hits_soft_17=false", "--dealer", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert list(table) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    assert set(table["A"]) == {"17", "18", "19", "20", "21", "natural", "bust"}
+
+
+# ------------------------------------------------------------------ the banker's table
+
+
+# Published: The Wizard of Odds, blackjack appendix 2B, 1 deck, dealer stands on soft 17 (before the peek).
+WIZARD_1D_S17 = {"A": [0.126128, 0.131003, 0.129486, 0.131553, 0.0515646, 0.313726, 0.11654],
+                 "2": [0.138976, 0.131762, 0.131815, 0.123948, 0.120526, 0, 0.352973],
+                 "7": [0.372345, 0.138583, 0.0773344, 0.0788967, 0.072987, 0, 0.259854]}
+
+
+def test_dealer_table_matches_the_published_one_deck_table():
+    layout = api.load_layout("blackjack", None, ["decks=1"])
+    table = dealer_table(layout)
+    for up, row in WIZARD_1D_S17.items():
+        ours = [table[up][k] for k in ("17", "18", "19", "20", "21", "natural", "bust")]
+        assert all(abs(a - b) <= 1e-6 for a, b in zip(ours, row)), (up, ours)
+        assert sum(ours) == pytest.approx(1)
+
+
+def test_dealer_terms_sum_the_same_as_the_recursion():
+    odds = Odds(BLACKJACK, 2)
+    c = (8, 8, 7, 8, 8, 8, 8, 8, 8, 30)
+    for b in [(2, False, 1), (1, True, 1), (10, False, 1), (0, False, 0)]:
+        fast = DealerTerms(odds, b).final(c, False)
+        slow = odds.dealer(b, c, False)
+        assert fast.keys() == slow.keys()
+        assert all(abs(fast[k] - slow[k]) < 1e-12 for k in fast)
+
+
+# ------------------------------------------------------------------ exact odds
+
+
+def test_infinite_shoe_matches_the_published_basic_strategy_figure():
+    # The Wizard of Odds, blackjack appendix 1: infinite deck, S17, DAS, split to 4 hands (aces
+    # once, one card each), 3:2, dealer peeks: -0.511734%.
+    assert 100 * Odds(BLACKJACK, 0).expectation() == pytest.approx(-0.511734, abs=5e-7)
+
+
+def _small(rules: TwentyOne, num) -> Odds:
+    """The odds on a small pack: two cards of each value 1..6 (every path of the big pack's code)."""
+    odds = Odds(rules, 1, num)
+    odds.full = (2, 2, 2, 2, 2, 2, 0, 0, 0, 0)
+    return odds
+
+
+def test_floats_agree_with_fractions():
+    for rules in (TwentyOne(target=11, ace="one", hand=1, naturals=False, ties="player", both_bust="draw",
+                            banker_play="rule", stands_on=8),
+                  TwentyOne(target=11, ace="one", hand=2, naturals=False, banker_play="best"),
+                  TwentyOne(target=11, ace="one", upcard=True, naturals=False, double="any-two", split_hands=2,
+                            stands_on=8)):
+        exact = _small(rules, Fraction).expectation()
+        assert isinstance(exact, Fraction)
+        assert abs(_small(rules, float).expectation() - float(exact)) < 1e-12
+
+
+def test_a_one_card_race_by_hand():
+    # One card each from a pack of aces and twos (target 2, no draws worth taking): the player wins
+    # on a higher card, ties push. P(player 2, banker 1) = 1/2 * 2/3 = 1/3 and the reverse 1/3: 0.
+    rules = TwentyOne(target=2, ace="one", hand=1, naturals=False, banker_play="rule", stands_on=1)
+    odds = Odds(rules, 1, Fraction)
+    odds.full = (2, 2, 0, 0, 0, 0, 0, 0, 0, 0)
+    assert odds.expectation() == 0
+
+
+def test_lansquenet_fair_races_and_the_double_card():
+    void = Lansquenet()
+    value, stakes = lansquenet_value(void, 1)
+    assert value == 0 and 0 < stakes < 1  # every stake is a race of 3 copies against 3
+    assert lansquenet_value(void, 1, choose=True)[0] == 0
+    played = Lansquenet(double_banker_card="play")
+    assert lansquenet_value(played, 1)[0] < 0  # a doubled banker's card has 2 copies left against 3
+
+
+# ------------------------------------------------------------------ known shuffles
+
+
+def plain(pos) -> Fraction:
+    """Minimax without pruning or table: the reference."""
+    if pos.side() == 0:
+        return pos.score()
+    values = []
+    for m in pos.legal_moves():
+        pos.push(m)
+        values.append(plain(pos))
+        pos.pop()
+    return max(values) if pos.side() > 0 else min(values)
+
+
+@pytest.mark.parametrize("name", ["blackjack", "vingt-un", "dvadtsat-odin", "quinze", "lansquenet"])
+def test_minimax_agrees_with_the_plain_search_and_the_referee(name):
+    layout = api.load_layout(name)
+    family = family_of(layout)
+    for seed in range(1, 16):
+        deal = family.deal_from_seed(layout, seed)
+        for seat in family.seats(layout):
+            pos = family.game_position(layout, deal, seat)
+            verdict, _, value, line, _ = minimax(pos)
+            assert value == plain(family.game_position(layout, deal, seat))
+            result = api.solve(layout, seed=seed, seat=seat)  # replayed by the referee, or VerificationFailed
+            assert result.score == str(value) and result.verdict == verdict
+            assert family.replay_result(layout, deal, result) is None
+
+
+def test_referee_refuses_a_wrong_line():
+    layout = api.load_layout("blackjack")
+    result = api.solve(layout, seed=3)
+    bad = result.to_json()
+    bad["score"] = str(Fraction(bad["score"]) + 1)
+    assert api.verify(bad) is not None
+    if result.solution:
+        bad = result.to_json()
+        bad["solution"] = bad["solution"][:-1]
+        assert api.verify(bad) is not None
+
+
+def _random_line(pos, rng):
+    moves = []
+    while pos.side() != 0:
+        m = rng.choice(pos.legal_moves())
+        moves.append(m)
+        pos.push(m)
+    return moves
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 10**6), st.integers(0, 10**6))
+def test_casino_random_games_push_pop_and_referee(seed, choice):
+    layout = api.load_layout("casino")
+    deal = family_of(layout).deal_from_seed(layout, seed)
+    pos = CasinoGame(layout.rules, deal)
+    key0 = pos.key()
+    rng = random.Random(choice)
+    moves = []
+    line = []
+    while pos.side() != 0:
+        lo, hi = pos.bounds()
+        m = rng.choice(pos.legal_moves())
+        line.append(pos.move_json(m))
+        moves.append(m)
+        pos.push(m)
+    final = pos.score()
+    problem, score = replay_casino(layout.rules, [c for c in api.deal(layout, seed).to_json()["pack"]], "elder", line)
+    assert problem is None and score == final
+    for _ in moves:
+        pos.pop()
+    assert pos.key() == key0
+
+
+def test_casino_bounds_hold_and_the_end_game_matches_the_plain_search():
+    layout = api.load_layout("casino")
+    for seed in (1, 2):
+        deal = family_of(layout).deal_from_seed(layout, seed)
+        pos = CasinoGame(layout.rules, deal)
+        for _ in range(38):
+            pos.push(pos.legal_moves()[0])
+        lo, hi = pos.bounds()
+        value = minimax(pos)[2]
+        assert value == plain(pos)
+        assert lo <= value - pos.banked() <= hi
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 10**6), st.integers(0, 10**6), st.sampled_from(["blackjack", "vingt-un", "quinze"]))
+def test_twenty_one_random_rounds_replay(seed, choice, name):
+    layout = api.load_layout(name)
+    deal = family_of(layout).deal_from_seed(layout, seed)
+    pos = family_of(layout).game_position(layout, deal, "player")
+    key0 = pos.key()
+    rng = random.Random(choice)
+    line = []
+    while pos.side() != 0:
+        m = rng.choice(pos.legal_moves())
+        line.append(pos.move_json(m))
+        pos.push(m)
+    problem, score = replay_twenty_one(layout.rules, api.deal(layout, seed).to_json()["pack"], "player", line)
+    assert problem is None and score == pos.score()
+    while pos.history:
+        pos.pop()
+    assert pos.key() == key0
+
+
+# ------------------------------------------------------------------ the face
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
+    assert main(["solve", "vingt-un", "--seed", "1", "--seat", "croupier"]) == 2
+    assert "has the seats player, banker" in capsys.readouterr().err
+    deal = tmp_path / "d.json"
+    deal.write_text(json.dumps({"pack": api.deal("vingt-un", seed=1).to_json()["pack"] * 2}))
+    assert main(["solve", "vingt-un", "--deal", str(deal)]) == 2
+    assert "expected 52 cards (1 pack of 52)" in capsys.readouterr().err
+    assert main(["odds", "casino"]) == 2
+    assert main(["odds", "debutante"]) == 2
+    assert main(["batch", "quinze", "--seeds", "1-2"]) == 2
+    assert main(["solve", "blackjack", "--set", "decks=0", "--seed", "1"]) == 2
+    capsys.readouterr()
+
+
+def test_positions_and_analysis_refuse_a_game_of_chance(tmp_path, capsys):
+    assert main(["solve", "quinze", "--seed", "3", "--json"]) in (0, 1, 5)
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "minimax"  # the family's own engine, not the patiences' portfolio
+    moves = tmp_path / "r.json"
+    moves.write_text(json.dumps(result))
+    for args in (["hint", "quinze", "--seed", "3"], ["analyse", "quinze", "--moves", str(moves)],
+                 ["solve", "quinze", "--position", str(moves)],
+                 ["deal", "quinze", "--seed", "3", "--moves", str(moves)]):
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "a game of chance is decided whole from its deal" in err, args
+    assert main(["solve", "quinze", "--seed", "3", "--jobs", "2"]) == 2
+    assert "--jobs: only --engine portfolio" in capsys.readouterr().err
+
+
+def test_solve_prints_the_line_and_exit_codes(capsys):
+    codes = {main(["solve", "lansquenet", "--seed", str(s)]) for s in range(1, 12)}
+    assert codes <= {0, 1, 5} and 5 in codes  # a drawn game has its own exit code
+    assert "with best play on both sides" in capsys.readouterr().out
+
+
+def test_odds_text_json_svg_and_simulation(capsys, tmp_path):
+    assert main(["odds", "blackjack", "--set", "decks=0", "--simulate", "2000", "--seed", "3", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["expectation"] == pytest.approx(-0.00511734, abs=1e-8)
+    sim = rep["simulation"]
+    assert sim["low"] < sim["mean"] < sim["high"] and sim["rounds"] == 2000
+    out = tmp_path / "s.svg"
+    assert main(["odds", "blackjack", "--set", "decks=0", "--svg", "--out", str(out)]) == 0
+    assert out.read_text().startswith("<svg") and "hard 16" in out.read_text()
+    assert main(["odds", "lansquenet"]) == 0
+    assert "banker's edge per unit staked" in capsys.readouterr().out
+
+
+CHANCE = ["blackjack", "vingt-un", "dvadtsat-odin", "quinze", "lansquenet", "casino"]
+EDIT_VALUES = st.sampled_from(['"3:2"', '"0:1"', '"best"', '"any-two"', "true", "0", "1", "9", "99", "-1", "[]",
+                               '"x"', "{}"])
+EDIT_KEYS = st.sampled_from(["decks", "target", "hand", "stands_on", "split_hands", "natural_pays", "ties",
+                             "banker_play", "stakes", "hand_size", "bogus", "game", "double"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(CHANCE), st.lists(st.tuples(EDIT_KEYS, EDIT_VALUES), min_size=1, max_size=3))
+def test_edited_chance_layouts_load_or_give_one_line(name, edits):
+    from solver.errors import LayoutError
+
+    settings_ = [f"{k}={v}" for k, v in edits]
+    try:
+        layout = api.load_layout(name, None, settings_)
+    except LayoutError as e:
+        assert len(str(e).splitlines()) == 1 and "with --set" in str(e)
+        return
+    assert family_of(layout).describe(layout)
+
+
+def test_pictures_refuse_a_game_of_chance(capsys):
+    assert main(["deal", "blackjack", "--seed", "1", "--svg"]) == 2
+    assert "no table to draw" in capsys.readouterr().err
