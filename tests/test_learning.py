@@ -13,7 +13,7 @@ import pytest
 from solver import api
 from solver import deal as deals
 from solver.engines.core import compiled_available
-from solver.engines.dfs import compiled_dfs, dfs
+from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families.reserve.position import COPIES_DEAD, TIMED_DEAD, ReservePosition
 from solver.layout import Layout
 from solver.limits import Limits
@@ -165,3 +165,6 @@ def test_the_engine_searches_without_learning_first(core):
     assert 50 <= both.nodes - learning_only.nodes <= 51  # the plain search's nodes, then the same search
     won = run_dfs(lay, deals.from_seed(lay, 25), Limits(), core=core)
     assert won.verdict == "won" and won.stats["learned"] == 0  # found by the plain search
+    pos = ReservePosition(lay, deals.from_seed(lay, 25))
+    pos.learns = pos.strong_bounds = False  # the search without learning nor the costly counts
+    assert dfs(pos, Limits(), restarts=Restarts()).nodes == won.nodes

@@ -39,12 +39,14 @@ same horizon of kind 1).  A position probes only the horizons learned at its own
 
 Learning costs: probing writes up to ``2 * PROBES`` learned keys at every position,
 and the claims of kind 1 need decisions taken in a fixed order, which finds wins
-later.  So the ``dfs`` engine (``run_dfs``) searches first without learning, for
-``PLAIN_NODES`` nodes, and learns only in a second search of the deals the first did
-not decide (measured in ``benchmarks/results``: most won deals are found in the
-first, at its speed).  The split is by nodes, not by time, so that a search with a
-longer time limit goes on from where a shorter one stopped; a node limit gives the
-first search at most half its nodes.
+later.  So the ``dfs`` engine (``run_dfs``) searches first without learning and
+without the family's costly bounds (``strong_bounds``: where nothing is learned they
+cost more time than they save, and without them the first search is, node for node,
+the one the engine made before learning existed), for ``PLAIN_NODES`` nodes, and
+learns only in a second search of the deals the first did not decide.  A deal the
+costly bounds decide at once goes straight to the second search.  The split is by
+nodes, not by time, so that a search with a longer time limit goes on from where a
+shorter one stopped; a node limit gives the first search at most half its nodes.
 
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
@@ -398,14 +400,17 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
                               "progress": options.get("progress"), "progress_every": options.get("progress_every")}
     plain = options.get("plain_nodes", PLAIN_NODES)
+    asked = limits
     first = None
-    if pos.learns and use_bounds and plain and table is None:  # first without learning ("Learning")
-        pos.learns = False
+    # First without learning nor the costly bounds ("Learning"), unless those bounds decide the
+    # deal at once (then the second search does, at its first node).
+    if pos.learns and use_bounds and plain and table is None and pos.is_dead() is None:
+        pos.learns = pos.strong_bounds = False
         try:
             first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes // 2),
                                        limits.timeout, limits.max_memory), use_bounds=True, **common)
         finally:
-            pos.learns = True
+            pos.learns = pos.strong_bounds = True
         limits = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
                         None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
     spent = (limits.max_nodes is not None and limits.max_nodes <= 0) or (limits.timeout is not None
@@ -416,6 +421,10 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         out = search(pos, limits, use_bounds=use_bounds, table=table, **common)
         if first is not None:
             out = _joined(first, out)
+    if first is not None and out.verdict == "unknown":  # the limit asked for, not what the second search had left
+        out.reason = (f"timeout {asked.timeout:g} s" if out.reason and out.reason.startswith("timeout")
+                      else f"max-nodes {asked.max_nodes}" if out.reason and out.reason.startswith("max-nodes")
+                      else out.reason)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}

@@ -101,7 +101,11 @@ class LearningPosition(Position, Protocol):
     - ``clock()``: where the position stands on the clock (keys of different clocks never meet).
     - ``learned_key(kind, L)``: a key, equal for two positions exactly when the family's proof
       carries the claim of that kind at horizon ``L`` from one to the other.
+    - ``strong_bounds``: the family's costly bounds are on (the engine's first search, without
+      learning, turns them off with it; ``dfs.run_dfs``).
     """
+
+    strong_bounds: bool
 
     @property
     def horizons(self) -> tuple[int, int]: ...

@@ -58,6 +58,7 @@ cdef class CorePosition:
     # ``learns`` switches it on; ``horizons`` is set by ``dead``: the bound's horizon of each kind
     # of claim (0 when it claims nothing).
     cdef public bint learns  # the engine may search without learning first (``dfs.run_dfs``)
+    cdef public bint strong_bounds  # the costly bounds, off with learning in that first search
     cdef int horizons[2]
 
     # The legal moves, best first, in exactly the order of the reference's

@@ -223,6 +223,7 @@ cdef class ReserveCore(CorePosition):
         self.nf = ref.nf
         self.total = ref.total
         self.learns = ref.learns
+        self.strong_bounds = ref.strong_bounds
         self.tm_memo = {}
         self.timed = ref.timed
         self.stride = max(1, ref.total)  # a column never holds more than every card
@@ -993,7 +994,7 @@ cdef class ReserveCore(CorePosition):
             self.horizons[0], self.horizons[1] = 0, ALL_LINES
             return 1
         why = self._relaxed_play()
-        if why == 0 and self.timed and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
+        if why == 0 and self.timed and self.strong_bounds and self.ply <= TIMED_PLY and self.room <= TIMED_ROOM:
             horizon = self._timed_memo()
             if horizon:
                 self.horizons[0] = self.horizons[1] = horizon
@@ -1107,7 +1108,7 @@ cdef class ReserveCore(CorePosition):
         cdef unsigned char* col
         cdef bint snap = self.learns
         cdef int out, least = self.slots
-        self._rp_start(&r, check_room, self.nf == 8)
+        self._rp_start(&r, check_room, self.nf == 8 and self.strong_bounds)
         if snap:
             self._snap(&r, self.stock_n)
         for t in range(self.stock_n - 1, -1, -1):

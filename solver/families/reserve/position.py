@@ -143,6 +143,9 @@ class ReservePosition:
         self.batch_left = at.batch_left
         # Learning (``learned_key``): every turned card placed at once, on columns of limited
         # size and taking any card, which cards leave only to the foundations.
+        # The copy count and the timed copy count (``strong_bounds``): the DFS engine's first search,
+        # without learning, runs without them too (``dfs.run_dfs``).
+        self.strong_bounds = True
         self.learns = (s.turn == "place" and r.capacity in (1, 2) and not s.batch and not self.refill
                        and not self.gaps_any_top and not self.suit_sequence)
         self.horizons = (0, 0)  # set by ``is_dead``: the claims of each kind (``learned_key``)
@@ -582,7 +585,7 @@ class ReservePosition:
             self.horizons = (0, ALL_LINES)  # the claims of ``learned_key``: every line is buried
             return BURIED_DEAD
         why = self._relaxed_play()
-        if (why is None and self.timed and len(self.history) <= TIMED_PLY and self.room <= TIMED_ROOM
+        if (why is None and self.timed and self.strong_bounds and len(self.history) <= TIMED_PLY and self.room <= TIMED_ROOM
                 and (horizon := timed_horizon(self))):
             self.horizons = (horizon, horizon)
             return TIMED_DEAD
@@ -791,7 +794,7 @@ class _Generous:
         self.gone = 0  # most copies that can have left, summed over cards
         self.seen_of = [0] * 64  # copies of each card seen
         self.passed = [0] * 64  # foundations taken past each card since now
-        self.copies = _CopyCount(pos) if pos.nf == 8 else None
+        self.copies = _CopyCount(pos) if pos.nf == 8 and pos.strong_bounds else None
         if count:
             for col in pos.cols:
                 for v in col:
