@@ -585,8 +585,8 @@ class ReservePosition:
             self.horizons = (0, ALL_LINES)  # the claims of ``learned_key``: every line is buried
             return BURIED_DEAD
         why = self._relaxed_play()
-        if (why is None and self.timed and self.strong_bounds and len(self.history) <= TIMED_PLY and self.room <= TIMED_ROOM
-                and (horizon := timed_horizon(self))):
+        if (why is None and self.timed and self.strong_bounds and len(self.history) <= TIMED_PLY
+                and self.room <= TIMED_ROOM and (horizon := timed_horizon(self))):
             self.horizons = (horizon, horizon)
             return TIMED_DEAD
         return why
