@@ -9,6 +9,11 @@ nodes per decided deal) is printed and, with ``--out``, written as Markdown.
 Sound when the search does not depend on the limit other than by stopping: our DFS's restarts
 follow node budgets, so a deal decided at the short limit is decided, the same way, at the long
 one, and BASE with RERUN's rows in place of its unknowns is BASE at the longer limit.
+
+``--beyond-nodes N``: RERUN also holds BASE's deals decided after more than N nodes, whose rows
+it replaces too: for a BASE made by a search that changed course after N nodes (the ``dfs``
+engine's first search, ``PLAIN_NODES``) where RERUN's search did not, the two searches being the
+same for their first N nodes.
 """
 
 from __future__ import annotations
@@ -34,12 +39,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("base")
     ap.add_argument("rerun")
     ap.add_argument("--out")
+    ap.add_argument("--beyond-nodes", type=int, metavar="N",
+                    help="RERUN also replaces BASE's deals decided after more than N nodes")
     args = ap.parse_args(argv)
     base, base_limits = deals(Path(args.base))
     rerun, rerun_limits = deals(Path(args.rerun))
-    stray = [k for k in rerun if k not in base or base[k]["verdict"] != "unknown"]
+    def again(row: dict[str, Any]) -> bool:
+        return row["verdict"] == "unknown" or (args.beyond_nodes is not None and row["nodes"] > args.beyond_nodes)
+
+    stray = [k for k in rerun if k not in base or not again(base[k])]
     if stray:
-        print(f"benchmarks.longer: {args.rerun}: {len(stray)} rows are not unknown deals of {args.base} "
+        print(f"benchmarks.longer: {args.rerun}: {len(stray)} rows are not unknown (or late) deals of {args.base} "
               f"(first: {stray[0]})", file=sys.stderr)
         return 2
     merged = {k: rerun.get(k, row) for k, row in base.items()}
@@ -47,9 +57,10 @@ def main(argv: list[str]) -> int:
     for (layout, _, runner, _), row in merged.items():
         groups.setdefault((layout, runner), []).append(row)
     lines = [f"# {args.base} with its unknowns rerun", "",
-             f"`python -m benchmarks.longer {args.base} {args.rerun}`: the deals of `{args.base}` (limits "
-             f"{base_limits}), each unknown one replaced by its row in `{args.rerun}` (limits {rerun_limits}); "
-             f"{len(rerun)} rows replaced.", "",
+             f"`python -m benchmarks.longer {' '.join(argv)}`: the deals of `{args.base}` (limits "
+             f"{base_limits}), each unknown one"
+             + ("" if args.beyond_nodes is None else f" and each decided after more than {args.beyond_nodes:,} nodes")
+             + f" replaced by its row in `{args.rerun}` (limits {rerun_limits}); {len(rerun)} rows replaced.", "",
              "| layout | runner | deals | won | lost | unknown | decided | won share, 95% | median s | p90 s "
              "| median nodes | lost by | unknown: median depth |", "|---" * 13 + "|"]
     for (layout, runner), rows in groups.items():

@@ -6,7 +6,8 @@ The parts (``parts``), in this order:
 1. ``dfs``: the DFS as the ``dfs`` engine runs it (restarts seeded by ``random_seed``, default 0);
 2. ``dfs-shaken``: the DFS with another restart seed (``random_seed + 1``) and a stronger shake
    of the move order (``SHAKEN_NOISE``): where the first part takes a bad early turn, this one
-   likely takes another;
+   likely takes another; and it learns from the start (``plain_nodes=0``, where the family
+   learns: ``dfs``, "Learning"), where the first part searches millions of nodes without;
 3. ``cpsat``: CP-SAT with one search worker (``workers`` sets more), only where the family's
    model is exact for the layout, so that its ``lost`` is a proof: elsewhere ``cpsat_model``
    refuses, and the part gives its place to the next at once (asked in the part's process:
@@ -120,7 +121,8 @@ def parts(options: dict[str, Any]) -> list[Part]:
         cpsat_options["random_seed"] = options["random_seed"]
     every = {"dfs": Part("dfs", "dfs", dfs_options),
              "dfs-shaken": Part("dfs-shaken", "dfs",
-                                {**dfs_options, "random_seed": seed + 1, "restart_noise": SHAKEN_NOISE}),
+                                {**dfs_options, "random_seed": seed + 1, "restart_noise": SHAKEN_NOISE,
+                                 "plain_nodes": 0}),
              "cpsat": Part("cpsat", "cpsat", cpsat_options)}
     names = options.get("parts") or PARTS
     if not names or any(n not in every for n in names) or len(set(names)) < len(names) \
