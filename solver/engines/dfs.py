@@ -401,31 +401,10 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
                               "progress": options.get("progress"), "progress_every": options.get("progress_every")}
     plain = options.get("plain_nodes", PLAIN_NODES)
-    asked = limits
-    first = None
-    # First without learning nor the costly bounds ("Learning"), unless those bounds decide the
-    # deal at once (then the second search does, at its first node).
     if pos.learns and use_bounds and plain and table is None and pos.is_dead() is None:
-        pos.learns = pos.strong_bounds = False
-        try:
-            first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes // 2),
-                                       limits.timeout, limits.max_memory), use_bounds=True, **common)
-        finally:
-            pos.learns = pos.strong_bounds = True
-        limits = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
-                        None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
-    spent = (limits.max_nodes is not None and limits.max_nodes <= 0) or (limits.timeout is not None
-                                                                          and limits.timeout <= 0)
-    if first is not None and (first.verdict != "unknown" or spent):
-        out = first
-    else:
+        out = _plain_then_learning(search, pos, limits, plain, common)
+    else:  # learning from the first node, or nothing to learn, or decided by the costly bounds at once
         out = search(pos, limits, use_bounds=use_bounds, table=table, **common)
-        if first is not None:
-            out = _joined(first, out)
-    if first is not None and out.verdict == "unknown":  # the limit asked for, not what the second search had left
-        out.reason = (f"timeout {asked.timeout:g} s" if out.reason and out.reason.startswith("timeout")
-                      else f"max-nodes {asked.max_nodes}" if out.reason and out.reason.startswith("max-nodes")
-                      else out.reason)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}
@@ -435,6 +414,28 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
         stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
     return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def _plain_then_learning(search: Callable[..., Outcome], pos: Any, limits: Limits, plain: int,
+                         common: dict[str, Any]) -> Outcome:
+    """``run_dfs``'s two searches ("Learning"): without learning nor the costly bounds for ``plain``
+    nodes (at most half a node limit), then, undecided and with limits left, with both."""
+    pos.learns = pos.strong_bounds = False
+    try:
+        first = search(pos, Limits(plain if limits.max_nodes is None else min(plain, limits.max_nodes // 2),
+                                   limits.timeout, limits.max_memory), use_bounds=True, **common)
+    finally:
+        pos.learns = pos.strong_bounds = True
+    rest = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
+                  None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
+    spent = (rest.max_nodes is not None and rest.max_nodes <= 0) or (rest.timeout is not None and rest.timeout <= 0)
+    out = first if first.verdict != "unknown" or spent else _joined(first, search(pos, rest, **common))
+    if out.verdict == "unknown" and out.reason:  # the limit asked for, not what a search had left
+        if out.reason.startswith("timeout"):
+            out.reason = f"timeout {limits.timeout:g} s"
+        elif out.reason.startswith("max-nodes"):
+            out.reason = f"max-nodes {limits.max_nodes}"
+    return out
 
 
 def _joined(first: Outcome, second: Outcome) -> Outcome:
