@@ -233,7 +233,8 @@ class TableauPosition:
         self.unlimited = st.redeals < 0
         self.redeals: int | None = (None if self.unlimited else  # left; None: no limit
                                     at.redeals_left if at.redeals_left is not None else st.redeals)
-        self.has_face_down = any(self.down)
+        # the key's form follows the layout, not the position: one position, one key, however reached
+        self.has_face_down = any(self.down) or any(t.face_down)
         self.left = (sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
                      + len(self.heel))
         if self.autofill:
