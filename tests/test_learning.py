@@ -168,3 +168,16 @@ def test_the_engine_searches_without_learning_first(core):
     pos = ReservePosition(lay, deals.from_seed(lay, 25))
     pos.learns = pos.strong_bounds = False  # the search without learning nor the costly counts
     assert dfs(pos, Limits(), restarts=Restarts()).nodes == won.nodes
+
+
+def test_a_time_limit_bounds_the_search_without_learning():
+    """``plain_nodes``: the first search gets ``PLAIN_RATE`` nodes a second of a time limit, at most
+    ``PLAIN_NODES``, never nothing; so a longer limit's first search covers a shorter one's."""
+    from solver.engines.dfs import PLAIN_NODES, PLAIN_RATE, plain_nodes
+
+    assert plain_nodes(Limits()) == plain_nodes(Limits(max_nodes=10)) == PLAIN_NODES
+    assert plain_nodes(Limits(timeout=10)) == 10 * PLAIN_RATE < PLAIN_NODES
+    assert plain_nodes(Limits(timeout=3600)) == PLAIN_NODES
+    assert plain_nodes(Limits(timeout=1e-9)) == 1
+    limits = [plain_nodes(Limits(timeout=t)) for t in (0.5, 1, 10, 30, 60, 61, 600)]
+    assert limits == sorted(limits)

@@ -45,8 +45,11 @@ cost more time than they save, and without them the first search is, node for no
 the one the engine made before learning existed), for ``PLAIN_NODES`` nodes, and
 learns only in a second search of the deals the first did not decide.  A deal the
 costly bounds decide at once goes straight to the second search.  The split is by
-nodes, not by time, so that a search with a longer time limit goes on from where a
-shorter one stopped; a node limit gives the first search at most half its nodes.
+nodes, not by time: a time limit of ``T`` seconds gives the first search at most
+``PLAIN_RATE * T`` nodes (about three quarters of ``T`` here: a short limit still
+leaves the second search time to learn), a node limit at most half its nodes.  So a
+longer limit searches everything a shorter one did: its first search goes on past the
+shorter's, and its second, a fresh search the same node for node, has more time.
 
 The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
 node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
@@ -77,6 +80,8 @@ PROBES = 16
 # Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning"):
 # about 45 s here, so that every deal the engine decided in 60 s before learning existed still is.
 PLAIN_NODES = 24_000_000
+# ... and at most this many per second of a time limit (``run_dfs``): 4 million at 10 s.
+PLAIN_RATE = 400_000
 NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
 CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
 NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
@@ -400,7 +405,7 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     use_bounds = options.get("use_bounds", True)
     common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
                               "progress": options.get("progress"), "progress_every": options.get("progress_every")}
-    plain = options.get("plain_nodes", PLAIN_NODES)
+    plain = options.get("plain_nodes", plain_nodes(limits))
     if pos.learns and use_bounds and plain and table is None and pos.is_dead() is None:
         out = _plain_then_learning(search, pos, limits, plain, common)
     else:  # learning from the first node, or nothing to learn, or decided by the costly bounds at once
@@ -414,6 +419,14 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
         stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
     return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def plain_nodes(limits: Limits) -> int:
+    """The nodes of ``run_dfs``'s first search (without learning) under ``limits``: ``PLAIN_NODES``,
+    at most ``PLAIN_RATE`` per second of a time limit (a node limit halves it in the search)."""
+    if limits.timeout is None:
+        return PLAIN_NODES
+    return max(1, min(PLAIN_NODES, int(PLAIN_RATE * limits.timeout)))
 
 
 def _plain_then_learning(search: Callable[..., Outcome], pos: Any, limits: Limits, plain: int,
