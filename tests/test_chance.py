@@ -375,6 +375,9 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert main(["batch", "quinze", "--seeds", "1-2"]) == 2
     assert main(["solve", "blackjack", "--set", "decks=0", "--seed", "1"]) == 2
     capsys.readouterr()
+    assert main(["solve", "casino", "--set", "hand_size=5", "--seed", "1"]) == 2  # 48 cards: 10, 10, 10, 10, 8
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "hand_size" in err and "whole rounds of two hands" in err
 
 
 def test_positions_and_analysis_refuse_a_game_of_chance(tmp_path, capsys):

@@ -18,7 +18,7 @@ another window can use the entry soundly (the standard fail-hard table).
 Verdict: the seat's value > 0 ``won``, < 0 ``lost``, 0 ``drawn``; a limit hit
 is ``unknown`` with the limit named.  A position that is ``sign_only`` (Casino,
 whose exact score costs several times its sign) is decided by its sign alone,
-two null-window searches at most; ``exact`` asks for the score.
+one search of the window (-1, 1); ``exact`` asks for the score.
 """
 
 from __future__ import annotations
@@ -185,11 +185,11 @@ class Search:
         return self.mtdf() if self.pos.integral else self.value()
 
     def sign(self) -> int:
-        """The sign of the value here (whole-number scores), by at most two null-window searches: is
-        it at least 1?  If not, is it at most -1?  Else it is 0."""
-        if self.value(0, 1) >= 1:
-            return 1
-        return -1 if self.value(-1, 0) <= -1 else 0
+        """The sign of the value here (whole-number scores), by one search of the window (-1, 1):
+        a result of at least 1 is a lower bound (the value is at least 1), one of at most -1 an upper
+        bound, and one strictly between is the value, 0."""
+        v = self.value(-1, 1)
+        return (v > 0) - (v < 0)
 
     def within(self, lo: Any, hi: Any) -> bool:
         """Whether the value here lies in [lo, hi] (``-INF`` or ``INF`` for no bound that side)."""

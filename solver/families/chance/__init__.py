@@ -123,7 +123,7 @@ class ChanceFamily(GameFamily):
             from ._casino import CasinoCore
         except ImportError as e:
             raise UnsupportedError(f"the chance family's compiled Casino is not built ({e})") from None
-        return CasinoCore(layout.rules, deal, seat)  # type: ignore[return-value]
+        return CasinoCore(layout.rules, deal, seat)
 
     def _referee(self, layout: ChanceLayout, deal: Deal, seat: str,
                  line: list[dict[str, Any]]) -> tuple[str | None, Fraction]:

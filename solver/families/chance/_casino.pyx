@@ -7,7 +7,9 @@ of the table cards taken, 0 for a trail), the legal moves come in the
 reference's order, and ``bounds`` and the key are the reference's (its
 docstrings prove them).  The key is two words: the table, whose turn, who took
 last, the clamped cards difference; the hands as masks over the cards their
-deal gave them, the deal reached (``next``), the clamped spades difference.
+deal gave them, the deal reached (``next``), the clamped spades difference;
+the table and the hands by classes (``casino.card_class``: each class's count
+on its first cards), and of plays alike in classes only the first is kept.
 One pack only (a card is one bit): ``compiled_game`` gives the reference for
 more.
 """
@@ -17,7 +19,7 @@ from libc.stdlib cimport free
 from ..game_core cimport GameCore, MoveVec, movevec_push
 
 from ... import cards
-from .casino import card_points, worth
+from .casino import card_class, card_points, worth
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -27,6 +29,7 @@ cdef extern from *:
 cdef enum:
     MAX_PACK = 52
     MAX_PLIES = 64
+    MAX_DEALS = 32
 
 cdef unsigned long long SPADES_MASK = 0x8888888888888ULL  # suit 3 of every rank: bits 3, 7, ..., 51
 
@@ -63,6 +66,11 @@ cdef class CasinoCore(GameCore):
     cdef readonly int ply
     cdef MoveVec groups, scratch
     cdef object rules, seat_name
+    # The key by classes (``casino.card_class``): a rank's four suits as a nibble -> the same count of
+    # each class on the class's first suits; a hand (over its deal's cards) -> the same count of each
+    # class on the class's first cards in the deal.
+    cdef unsigned char canon_nibble[13][16]
+    cdef unsigned char canon_hand[2][MAX_DEALS][64]
 
     def __init__(self, rules, pack, seat="elder"):
         cdef int i
@@ -78,13 +86,13 @@ cdef class CasinoCore(GameCore):
         self.spades_total = 0
         for i in range(self.n):
             self.pack[i] = pack[i]
-            self.pts[i] = 0
         for i in range(52):
             self.pts[i] = card_points(rules, i)
             self.wrt[i] = worth(rules, i)
         for i in range(self.n):
             self.spades_total += (self.pack[i] & 3) == 3
         self.every_deal_even = (self.n - self.t) % (2 * self.h) == 0
+        self._classes(rules)
         self.hand[0] = self._mask(0, self.h)
         self.hand[1] = self._mask(self.h, 2 * self.h)
         self.table = self._mask(2 * self.h, 2 * self.h + self.t)
@@ -94,6 +102,31 @@ cdef class CasinoCore(GameCore):
         self.last = -1
         self.c0 = self.c1 = self.s0 = self.s1 = self.points = self.pts_taken = 0
         self.ply = 0
+
+    def _classes(self, rules):
+        """The tables of ``canon_nibble`` and ``canon_hand``."""
+        cdef int r, nib, k, who, i, blk
+        for r in range(13):
+            suits = [4 * r + u for u in range(4)]
+            for nib in range(16):
+                self.canon_nibble[r][nib] = _canonical([card_class(rules, c) for c in suits],
+                                                       [nib >> u & 1 for u in range(4)])
+        for k in range(MAX_DEALS):
+            blk = 0 if k == 0 else 2 * self.h + self.t + 2 * self.h * (k - 1)
+            for who in range(2):
+                start = blk + who * self.h
+                block = [card_class(rules, self.pack[i]) for i in range(start, min(start + self.h, self.n))]
+                for nib in range(64):
+                    self.canon_hand[who][k][nib] = _canonical(block, [nib >> u & 1 for u in range(len(block))]) \
+                        if nib < (1 << len(block)) else 0
+
+    cdef unsigned long long _canon(self, unsigned long long m) noexcept:
+        """A set of cards as the same count of each class on the class's first suits."""
+        cdef unsigned long long out = 0
+        cdef int r
+        for r in range(13):
+            out |= (<unsigned long long>self.canon_nibble[r][(m >> (4 * r)) & 15]) << (4 * r)
+        return out
 
     def __dealloc__(self):
         free(self.groups.data)
@@ -169,7 +202,7 @@ cdef class CasinoCore(GameCore):
 
     cdef int c_legal(self, MoveVec* out) except -1:
         """The reference's order: by (-priority, card, taken mask)."""
-        cdef int who = self.turn, rank, card, prio, i, j, count
+        cdef int who = self.turn, card, prio, i, j, count
         cdef unsigned long long rest = self.hand[who], other = self.hand[1 - who], taken, x
         cdef int other_ranks = 0
         cdef Py_ssize_t base = out.size, k, first
@@ -206,7 +239,29 @@ cdef class CasinoCore(GameCore):
                 j -= 1
             out.data[base + j + 1] = m
             self.scratch.data[j + 1] = p
-        return count
+        return self._alike_once(out, base, count)
+
+    cdef int _alike_once(self, MoveVec* out, Py_ssize_t base, int count) except -1:
+        """Of plays alike in classes (the card's, the cards taken's) only the first; the count left."""
+        cdef int i, j, kept = 0, dup
+        cdef unsigned long long ci, ti
+        self.groups.size = 0  # the kept plays' classes, two words each
+        for i in range(count):
+            ci = self._canon(1ULL << (out.data[base + i] & 63))
+            ti = self._canon((<unsigned long long>out.data[base + i]) >> 6)
+            dup = 0
+            for j in range(kept):
+                if <unsigned long long>self.groups.data[2 * j] == ci and \
+                        <unsigned long long>self.groups.data[2 * j + 1] == ti:
+                    dup = 1
+                    break
+            if not dup:
+                movevec_push(&self.groups, <long long>ci)
+                movevec_push(&self.groups, <long long>ti)
+                out.data[base + kept] = out.data[base + i]
+                kept += 1
+        out.size = base + kept
+        return kept
 
     cdef inline int _take(self, int who, unsigned long long taken) noexcept:
         cdef int c = popcount(taken), s = popcount(taken & SPADES_MASK), p = 0, i
@@ -318,7 +373,7 @@ cdef class CasinoCore(GameCore):
 
     cdef int c_key(self, unsigned long long* words) except -1:
         cdef int left = self.n - self.c0 - self.c1, spades_left = self.spades_total - self.s0 - self.s1
-        cdef int d = self.c0 - self.c1, s = self.s0 - self.s1, i, last
+        cdef int d = self.c0 - self.c1, s = self.s0 - self.s1, i, last, k
         cdef unsigned long long rel0 = 0, rel1 = 0
         d = max(-left - 1, min(d, left + 1)) if self.cards_points else 0
         s = max(-spades_left - 1, min(s, spades_left + 1)) if self.spades_points else 0
@@ -328,7 +383,10 @@ cdef class CasinoCore(GameCore):
                 rel0 |= ((self.hand[0] >> self.pack[self.blk + i]) & 1) << i
             if self.blk + self.h + i < self.n:
                 rel1 |= ((self.hand[1] >> self.pack[self.blk + self.h + i]) & 1) << i
-        words[0] = (self.table | (<unsigned long long>self.turn << 52) | (<unsigned long long>(last + 1) << 53)
+        k = 0 if self.blk == 0 else (self.blk - 2 * self.h - self.t) // (2 * self.h) + 1
+        rel0 = self.canon_hand[0][k][rel0]
+        rel1 = self.canon_hand[1][k][rel1]
+        words[0] = (self._canon(self.table) | (<unsigned long long>self.turn << 52) | (<unsigned long long>(last + 1) << 53)
                     | (<unsigned long long>(d + 64) << 55))
         words[1] = (rel0 | (rel1 << 8) | (<unsigned long long>self.nxt << 16)
                     | (<unsigned long long>(s + 64) << 24))
@@ -413,3 +471,14 @@ cdef inline bint _before(long long m, long long p, long long m2, long long p2) n
     if (m & 63) != (m2 & 63):
         return (m & 63) < (m2 & 63)
     return (<unsigned long long>m >> 6) < (<unsigned long long>m2 >> 6)
+
+
+def _canonical(classes, present):
+    """``present`` (0/1 a place) with the same count of each class put on the class's first places."""
+    out = 0
+    for c in set(classes):
+        places = [i for i, x in enumerate(classes) if x == c]
+        count = sum(present[i] for i in places)
+        for i in places[:count]:
+            out |= 1 << i
+    return out

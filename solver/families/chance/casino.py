@@ -84,6 +84,24 @@ def sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
+def card_class(r: Casino, c: int) -> tuple[int, bool, int]:
+    """What the rules read of a card: its rank, whether it is a spade, its points.
+
+    Cards of one class are interchangeable: every rule (pairing and combining by rank, the spades
+    count, the points) reads a card through its class alone, and the cards count counts cards.  So
+    a permutation of the pack that keeps every card in its class maps the lines of play of a
+    position one to one onto those of its image, with the same scores: two positions with the same
+    pack still to deal and, in each hand and on the table, as many cards of each class, have the
+    same value of the rest (the piles differ, but only through their counts and banked points,
+    which the key and ``banked`` carry).  Hence the key holds classes, and of two plays of cards of
+    one class taking cards of the same classes only the first is searched."""
+    return cards.rank(c), cards.suit(c) == SPADES, card_points(r, c)
+
+
+def classes(r: Casino, cs: tuple[int, ...]) -> tuple[tuple[int, bool, int], ...]:
+    return tuple(sorted(card_class(r, c) for c in cs))
+
+
 class CasinoGame:
     """The game from the deal to the end; ``seat`` ``elder`` or ``dealer``.
 
@@ -120,7 +138,8 @@ class CasinoGame:
     def legal_moves(self) -> list[tuple[int, tuple[int, ...]]]:
         """Every play, in the search's order: captures before trails (a sweep first, then by the
         worth of the cards won), trails by the least given away (worth, and whether the other side
-        holds the rank); ties by card, then by the cards taken (as a set of card numbers)."""
+        holds the rank); ties by card, then by the cards taken (as a set of card numbers).  Of plays
+        alike in classes (``card_class``) only the first."""
         r, who = self.r, self.turn
         other_ranks = {cards.rank(c) for c in self.hands[1 - who]}
         scored: list[tuple[int, int, int, tuple[int, tuple[int, ...]]]] = []
@@ -132,7 +151,14 @@ class CasinoGame:
             prio = -1000 - worth(r, c) - 2 * (cards.rank(c) in other_ranks)
             scored.append((-prio, c, 0, (c, ())))
         scored.sort()
-        return [m for *_, m in scored]
+        seen = set()
+        out = []
+        for *_, m in scored:
+            alike = (card_class(r, m[0]), classes(r, m[1]))
+            if alike not in seen:
+                seen.add(alike)
+                out.append(m)
+        return out
 
     def _take(self, who: int, taken: tuple[int, ...]) -> None:
         self.taken_cards[who] += len(taken)
@@ -254,14 +280,16 @@ class CasinoGame:
         differences, each clamped to one beyond what is left: with L cards in no pile the final
         difference is within L of today's, so every difference above L + 1 ends positive (and below
         -L - 1 negative), the same for every line of play, and the point goes the same way (a
-        difference of no points at all is kept as 0)."""
+        difference of no points at all is kept as 0).  The hands and the table as classes
+        (``card_class``)."""
         left, spades_left = self._left()
         d = self.taken_cards[0] - self.taken_cards[1]
         s = self.taken_spades[0] - self.taken_spades[1]
         d = max(-left - 1, min(d, left + 1)) if self.r.cards_points else 0
         s = max(-spades_left - 1, min(s, spades_left + 1)) if self.r.spades_points else 0
-        return (self.next, self.hands[0], self.hands[1], self.table, self.turn,
-                self.last if self.r.last_takes_rest else 0, d, s)
+        r = self.r
+        return (self.next, classes(r, self.hands[0]), classes(r, self.hands[1]), classes(r, self.table),
+                self.turn, self.last if r.last_takes_rest else 0, d, s)
 
     def move_json(self, move: tuple[int, tuple[int, ...]]) -> dict[str, Any]:
         card, taken = move
