@@ -1,7 +1,9 @@
 """The games of chance (issue #25): exact odds against published figures and a peer, known shuffles timed.
 
 ``python -m benchmarks.chance [--casino-seeds 1-200] [--casino-timeout 60] [--out DIR]`` writes
-DIR/chance.json and DIR/chance.md (default benchmarks/results/chance):
+DIR/chance.json and DIR/chance.md (default benchmarks/results/chance); with ``--casino-only``
+only Casino's known shuffles, to DIR/casino.json and DIR/casino.md, rewritten after every deal
+(an interrupted run keeps the deals done):
 
 - the banker's tables of ``blackjack`` for 1, 2, 6 and 8 packs, standing and hitting on soft 17, in
   fractions, against every published table reachable here (``PUBLISHED_DEALER`` names them);
@@ -200,23 +202,104 @@ def texts_section() -> list[dict[str, Any]]:
     return rows
 
 
+def percentile(times: list[float], q: int) -> float:
+    """The q-th percentile of ``times`` (nearest rank)."""
+    ordered = sorted(times)
+    return ordered[max(0, -(-q * len(ordered) // 100) - 1)]
+
+
+def casino_deals(span: list[int], timeout: float, save: Any = None) -> list[dict[str, Any]]:
+    """Each Casino seed decided for the elder hand within ``timeout`` seconds: verdict, seconds, nodes,
+    the table, the core; ``save(rows)`` after each deal."""
+    layout = api.load_layout("casino")
+    rows: list[dict[str, Any]] = []
+    for seed in span:
+        t0 = time.perf_counter()
+        result = api.solve(layout, seed=seed, limits=Limits(timeout=timeout))
+        rows.append({"seed": seed, "verdict": result.verdict, "seconds": round(time.perf_counter() - t0, 3),
+                     "nodes": result.stats.get("nodes"), "table": result.stats.get("table"),
+                     "core": result.stats.get("core"), "score": result.score,
+                     "score_at_least": result.stats.get("score_at_least"),
+                     "score_at_most": result.stats.get("score_at_most")})
+        print(f"casino #{seed}: {result.verdict} in {rows[-1]['seconds']} s ({result.stats.get('nodes')} nodes)",
+              file=sys.stderr, flush=True)
+        if save is not None:
+            save(rows)
+    return rows
+
+
+def casino_summary(rows: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
+    """Counts, and the median, p90 and largest time over every deal (an unknown one at the time it
+    was stopped) and over the decided ones."""
+    times = [r["seconds"] for r in rows]
+    decided = [r["seconds"] for r in rows if r["verdict"] != "unknown"]
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "drawn", "unknown")}
+    return {"layout": "casino", "seeds": f"{rows[0]['seed']}-{rows[-1]['seed']}" if rows else "-",
+            "deals": len(rows), **counts,
+            "median_s": round(statistics.median(times), 4) if times else None,
+            "p90_s": round(percentile(times, 90), 4) if times else None,
+            "max_s": round(max(times), 4) if times else None,
+            "decided_median_s": round(statistics.median(decided), 4) if decided else None,
+            "decided_p90_s": round(percentile(decided, 90), 4) if decided else None,
+            "timeout_s": timeout}
+
+
 def shuffles_section(seeds: dict[str, list[int]], casino_timeout: float) -> list[dict[str, Any]]:
     rows = []
     for name, span in seeds.items():
+        if name == "casino":
+            rows.append({**casino_summary(casino_deals(span, casino_timeout), casino_timeout)})
+            continue
         layout = api.load_layout(name)
-        limits = Limits(timeout=casino_timeout if name == "casino" else 60)
+        limits = Limits(timeout=60)
         times, counts = [], {"won": 0, "lost": 0, "drawn": 0, "unknown": 0}
         for seed in span:
             t0 = time.perf_counter()
             result = api.solve(layout, seed=seed, limits=limits)
             times.append(time.perf_counter() - t0)
             counts[result.verdict] += 1
-        times.sort()
         rows.append({"layout": name, "seeds": f"{span[0]}-{span[-1]}", "deals": len(span), **counts,
                      "median_s": round(statistics.median(times), 4),
-                     "p90_s": round(times[max(0, -(-9 * len(times) // 10) - 1)], 4),
-                     "max_s": round(times[-1], 4), "timeout_s": limits.timeout})
+                     "p90_s": round(percentile(times, 90), 4),
+                     "max_s": round(max(times), 4), "timeout_s": limits.timeout})
     return rows
+
+
+def casino_markdown(rep: dict[str, Any], command: str) -> str:
+    m, s = rep["machine"], rep["summary"]
+    lines = ["# Casino: known shuffles decided for the elder hand", "",
+             f"`{command}`; {m['cpu']}, {m['cores']} cores, commit {m['commit']}, {m['date']}; 1-minute load "
+             f"{m['load_at_start']} at the start, {m.get('load_at_end', '-')} at the end.", "",
+             "| seeds | won | lost | drawn | unknown | median s | p90 s | max s | decided: median s | p90 s | "
+             "limit s |", "|---|---|---|---|---|---|---|---|---|---|---|",
+             f"| {s['seeds']} | {s['won']} | {s['lost']} | {s['drawn']} | {s['unknown']} | {s['median_s']} | "
+             f"{s['p90_s']} | {s['max_s']} | {s['decided_median_s']} | {s['decided_p90_s']} | {s['timeout_s']:g} |",
+             "", "| seed | verdict | seconds | nodes | core |", "|---|---|---|---|---|"]
+    lines += [f"| {r['seed']} | {r['verdict']} | {r['seconds']} | {r['nodes']} | {r['core']} |" for r in rep["deals"]]
+    lines += [""] + [f"Note: {n}." for n in rep.get("notes", [])]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def casino_only(argv: list[str], span: list[int], timeout: float, out: Path) -> int:
+    """Casino's known shuffles alone: DIR/casino.json and casino.md, rewritten after each deal."""
+    info = machine()
+    command = "python -m benchmarks.chance " + " ".join(argv)
+    out.mkdir(parents=True, exist_ok=True)
+    rep: dict[str, Any] = {"machine": info, "deals": []}
+
+    def save(rows: list[dict[str, Any]], final: bool = False) -> None:
+        rep["deals"] = rows
+        rep["summary"] = casino_summary(rows, timeout)
+        if final:
+            info["load_at_end"] = load_average()
+            rep["notes"] = busy_notes(info["load_at_start"], info["load_at_end"], 1, info["cores"])
+        (out / "casino.json").write_text(json.dumps(rep, indent=1) + "\n")
+        (out / "casino.md").write_text(casino_markdown(rep, command.strip()))
+
+    rows = casino_deals(span, timeout, save)
+    save(rows, final=True)
+    print(casino_markdown(rep, command.strip()))
+    return 0
 
 
 def markdown(rep: dict[str, Any], command: str) -> str:
@@ -269,8 +352,11 @@ def main(argv: list[str]) -> int:
                                                       "blackjack (default 1-1000)")
     ap.add_argument("--casino-seeds", default="1-200", help="Casino's seeds (default 1-200)")
     ap.add_argument("--casino-timeout", type=float, default=60.0, help="seconds per Casino deal (default 60)")
+    ap.add_argument("--casino-only", action="store_true", help="only Casino's seeds: DIR/casino.json and casino.md")
     ap.add_argument("--out", default="benchmarks/results/chance")
     args = ap.parse_args(argv)
+    if args.casino_only:
+        return casino_only(argv, parse_seeds(args.casino_seeds), args.casino_timeout, Path(args.out))
     info = machine()
     t0 = time.perf_counter()
     seeds = {name: parse_seeds(args.seeds) for name in ("lansquenet", "quinze", "vingt-un", "dvadtsat-odin",

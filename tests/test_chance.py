@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api
+from solver import api, cards
 from solver.cli import main
 from solver.engines.minimax import minimax
 from solver.families import family_of
 from solver.families.chance.casino import CasinoGame
 from solver.families.chance.odds import dealer_table, lansquenet_value
 from solver.families.chance.referee import replay_casino, replay_twenty_one
-from solver.families.chance.rules import Lansquenet, TwentyOne
+from solver.families.chance.rules import Casino, Lansquenet, TwentyOne
 from solver.families.chance.twentyone import DealerTerms, Odds
 from solver.schema import setting_value
 
@@ -209,9 +209,135 @@ def test_casino_bounds_hold_and_the_end_game_matches_the_plain_search():
         for _ in range(38):
             pos.push(pos.legal_moves()[0])
         lo, hi = pos.bounds()
-        value = minimax(pos)[2]
+        value = minimax(pos, exact=True)[2]
         assert value == plain(pos)
         assert lo <= value - pos.banked() <= hi
+
+
+# Small games for the plain search: packs of 6..14 cards drawn from aces, the casinos, low numbers,
+# tens and kings (pairs, combinations and every kind of point), one or two cards a hand.
+SMALL_UNIVERSE = [c for c in range(52) if cards.rank(c) in (1, 2, 3, 4, 5, 10, 13)]
+
+
+@st.composite
+def small_games(draw):
+    hand = draw(st.sampled_from([1, 2]))
+    table = draw(st.integers(0, 3))
+    deals = draw(st.integers(1, 5 if hand == 1 else 2))
+    n = table + 2 * hand * deals
+    pack = tuple(draw(st.permutations(SMALL_UNIVERSE))[:n])
+    rules = Casino(hand_size=hand, table_cards=table, court_combine=draw(st.booleans()),
+                   sweeps=draw(st.booleans()), last_takes_rest=draw(st.booleans()),
+                   cards_points=draw(st.sampled_from([0, 3])), spades_points=draw(st.sampled_from([0, 1, 2])))
+    return rules, pack, draw(st.sampled_from(["elder", "dealer"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_games())
+def test_casino_bounds_and_key_hold_on_every_position_of_small_games(game):
+    """Every position of the tree: the bounds hold the plain value of the rest, and equal keys have
+    equal values of the rest (the key's clamps lose nothing); the search (sign and exact) agrees."""
+    rules, pack, seat = game
+    pos = CasinoGame(rules, pack, seat)
+    rest: dict = {}
+
+    def walk() -> int:
+        if pos.side() == 0:
+            return pos.score()
+        lo, hi = pos.bounds()
+        values = []
+        for m in pos.legal_moves():
+            pos.push(m)
+            values.append(walk())
+            pos.pop()
+        v = max(values) if pos.side() > 0 else min(values)
+        assert lo <= v - pos.banked() <= hi, (pos.history, lo, v - pos.banked(), hi)
+        assert rest.setdefault(pos.key(), v - pos.banked()) == v - pos.banked(), pos.history
+        return v
+
+    value = walk()
+    verdict, _, exact, _, _ = minimax(CasinoGame(rules, pack, seat), exact=True)
+    assert exact == value
+    verdict, _, signed, line, _ = minimax(CasinoGame(rules, pack, seat))
+    assert verdict == ("won" if value > 0 else "lost" if value < 0 else "drawn")
+    assert signed == (0 if value == 0 else None)
+    pos = CasinoGame(rules, pack, seat)
+    moves = []
+    for m in line:
+        moves.append(pos.move_json(m))
+        pos.push(m)
+    problem, score = replay_casino(rules, cards.names(pack), seat, moves)
+    assert problem is None and score == pos.score()
+    assert (score > 0) == (value > 0) and (score < 0) == (value < 0) and (score == 0) == (value == 0)
+
+
+def _casino_core():
+    try:
+        from solver.engines._minimax import CoreSearch  # noqa: F401
+        from solver.families.chance._casino import CasinoCore
+    except ImportError:
+        pytest.skip("the compiled Casino is not built")
+    return CasinoCore
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_games())
+def test_compiled_casino_is_the_reference_on_every_position(game):
+    """Every position of a small game's tree: the same side, moves (in order), bounds, banked points,
+    state and score, and keys that are equal exactly when the reference's are."""
+    CasinoCore = _casino_core()
+    rules, pack, seat = game
+    ref, core = CasinoGame(rules, pack, seat), CasinoCore(rules, pack, seat)
+    ref_to_core: dict = {}
+    core_to_ref: dict = {}
+
+    def walk() -> None:
+        assert core.side() == ref.side()
+        assert ref_to_core.setdefault(ref.key(), core.key()) == core.key()
+        assert core_to_ref.setdefault(core.key(), ref.key()) == ref.key()
+        if ref.side() == 0:
+            assert core.score() == ref.score()
+            return
+        moves = core.legal_moves()
+        assert [core.reference_move(m) for m in moves] == ref.legal_moves()
+        assert core.bounds() == ref.bounds() and core.banked() == ref.banked()
+        for m in moves:
+            ref.push(core.reference_move(m))
+            core.push(m)
+            assert core.state()[:3] == (tuple(ref.hands), ref.table, ref.next)
+            walk()
+            assert core.pop() == m
+            ref.pop()
+
+    walk()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_compiled_search_is_the_python_search_node_for_node(seed):
+    """The last two deals of real games, both seats: the same verdict, value and number of nodes,
+    and the sign's line replays."""
+    CasinoCore = _casino_core()
+    layout = api.load_layout("casino")
+    deal = family_of(layout).deal_from_seed(layout, seed)
+    for seat in ("elder", "dealer"):
+        ref, core = CasinoGame(layout.rules, deal, seat), CasinoCore(layout.rules, deal, seat)
+        for _ in range(32):
+            m = ref.legal_moves()[0]
+            ref.push(m)
+            core.push(core.move_code(m))
+        for exact in (True, False):
+            a = minimax(ref, exact=exact)
+            b = minimax(core, exact=exact)
+            assert a[:3] == b[:3] and a[4].nodes == b[4].nodes > 0
+            assert [core.move_code(m) for m in a[3]] == b[3]
+
+
+def test_compiled_and_python_cores_from_the_command_line(capsys):
+    _casino_core()
+    for core in ("compiled", "python"):
+        assert main(["solve", "casino", "--seed", "1", "--max-nodes", "3000", "--core", core, "--json"]) == 3
+        out = json.loads(capsys.readouterr().out)
+        assert out["verdict"] == "unknown" and out["stats"]["core"] == core and out["stats"]["nodes"] == 3001
 
 
 @settings(max_examples=30, deadline=None)
@@ -249,6 +375,9 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert main(["batch", "quinze", "--seeds", "1-2"]) == 2
     assert main(["solve", "blackjack", "--set", "decks=0", "--seed", "1"]) == 2
     capsys.readouterr()
+    assert main(["solve", "casino", "--set", "hand_size=5", "--seed", "1"]) == 2  # 48 cards: 10, 10, 10, 10, 8
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "hand_size" in err and "whole rounds of two hands" in err
 
 
 def test_positions_and_analysis_refuse_a_game_of_chance(tmp_path, capsys):

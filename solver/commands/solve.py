@@ -101,8 +101,9 @@ def add_limits(p: argparse.ArgumentParser, default_timeout: float | None = None)
 
 def add_core(p: argparse.ArgumentParser) -> None:
     p.add_argument("--core", choices=CORES, default="auto",
-                   help="the DFS's search core: compiled (Cython) where the game's family has one and the "
-                        "extension is built, else python (default: auto); `patience --version` says which is built")
+                   help="the search core (dfs; minimax on Casino): compiled (Cython) where the game's family has "
+                        "one and the extension is built, else python (default: auto); `patience --version` says "
+                        "which is built")
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
@@ -188,6 +189,10 @@ def format_result(result: Result, layout: Any = None) -> str:
     seat = f" for the {result.seat}" if result.seat else ""
     if result.score is not None:
         seat += f", {result.score} with best play on both sides"
+    elif result.seat and "score_at_least" in result.stats:  # the sign alone (Casino): a bound
+        seat += f", at least {result.stats['score_at_least']} with best play on both sides"
+    elif result.seat and "score_at_most" in result.stats:
+        seat += f", at most {result.stats['score_at_most']} with best play on both sides"
     head = (f"{what}: {result.verdict}{seat}" + (f" ({result.reason})" if result.reason else "")
             + f"  [{stats}]")
     lines = [head]
@@ -220,7 +225,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"patience: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if result.seat is not None:
-        print(f"{path}: all {len(result.solution or [])} moves legal; the line ends at {result.score} for the "
+        ends = f"at {result.score}" if result.score is not None else "on the verdict's side"
+        print(f"{path}: all {len(result.solution or [])} moves legal; the line ends {ends} for the "
               f"{result.seat}: {result.verdict}")
         return 0
     if result.verdict != "won":

@@ -16,7 +16,9 @@ lower bound, and only one inside the window as exact, so a later visit with
 another window can use the entry soundly (the standard fail-hard table).
 
 Verdict: the seat's value > 0 ``won``, < 0 ``lost``, 0 ``drawn``; a limit hit
-is ``unknown`` with the limit named.
+is ``unknown`` with the limit named.  A position that is ``sign_only`` (Casino,
+whose exact score costs several times its sign) is decided by its sign alone,
+one search of the window (-1, 1); ``exact`` asks for the score.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from ..errors import UnsupportedError
 from ..families import AnyLayout, family_of
 from ..families.base import GamePosition
 from ..limits import Limits
@@ -39,8 +42,25 @@ class _Stop(Exception):
         self.reason = reason
 
 
+TABLE_BYTES = 512 << 20  # the compiled search's table without --max-memory: 16 million entries of 32 bytes
+ENTRY_BYTES = 32
+
+
+def compiled_search_type() -> Any:
+    """The compiled search (``_minimax.CoreSearch``) and the compiled games' base, or None when the
+    extension modules are not built."""
+    try:
+        from ..families.game_core import GameCore
+        from ._minimax import CoreSearch
+    except ImportError:
+        return None
+    return CoreSearch, GameCore
+
+
 class Search:
-    """One search: the table, the counters and the limits."""
+    """One search: the table, the counters and the limits.  On a compiled game (``GameCore``) the
+    nodes are searched by the compiled ``CoreSearch`` (``value``), the same search in C with a table
+    of fixed size (``limits.max_memory``, else ``TABLE_BYTES``); everything else here is shared."""
 
     def __init__(self, pos: GamePosition, limits: Limits, progress: Progress | None = None):
         self.pos, self.limits, self.progress = pos, limits, progress
@@ -49,9 +69,31 @@ class Search:
         self.start = time.perf_counter()
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.next_report = self.start + PROGRESS_EVERY
+        self.core: Any = None
+        compiled = compiled_search_type()
+        if compiled is not None and isinstance(pos, compiled[1]):
+            entries = (limits.max_memory or TABLE_BYTES) // ENTRY_BYTES
+            self.core = compiled[0](pos, entries, limits.max_nodes, self._core_tick)
+
+    def table_size(self) -> int:
+        return self.core.stored if self.core is not None else len(self.table)
+
+    def stored_move(self) -> Any:
+        """The move the table holds as best in the position now, or None."""
+        if self.core is not None:
+            return self.core.stored_move()
+        entry = self.table.get(self.pos.key())
+        return None if entry is None else entry[2]
 
     def _tick(self) -> None:
         self.nodes += 1
+        self._check()
+
+    def _core_tick(self, nodes: int, stored: int) -> None:
+        self.nodes = nodes
+        self._check()
+
+    def _check(self) -> None:
         if self.limits.max_nodes is not None and self.nodes > self.limits.max_nodes:
             raise _Stop(f"max-nodes {self.limits.max_nodes}")
         if self.nodes & 1023 == 0 and (self.deadline is not None or self.progress is not None):
@@ -62,11 +104,16 @@ class Search:
                 self.next_report = now + PROGRESS_EVERY
                 self.progress({"seconds": now - self.start, "nodes": self.nodes,
                                "nodes_per_second": self.nodes / max(now - self.start, 1e-9),
-                               "depth": len(self.pos.history), "table": len(self.table)})
+                               "depth": len(self.pos.history), "table": self.table_size()})
 
     def value(self, alpha: Any = -INF, beta: Any = INF) -> Any:
         """The seat's result from here with both sides at their best, if it lies strictly inside
         (alpha, beta); else a bound on the far side of the window it fell out of."""
+        if self.core is not None:
+            try:
+                return self.core.value(alpha, beta)
+            finally:
+                self.nodes = self.core.nodes
         pos = self.pos
         side = pos.side()
         if side == 0:
@@ -137,26 +184,52 @@ class Search:
         """The exact value here: MTD(f) for whole-number scores, one open-window search otherwise."""
         return self.mtdf() if self.pos.integral else self.value()
 
+    def sign(self) -> int:
+        """The sign of the value here (whole-number scores), by one search of the window (-1, 1):
+        a result of at least 1 is a lower bound (the value is at least 1), one of at most -1 an upper
+        bound, and one strictly between is the value, 0."""
+        v = self.value(-1, 1)
+        return (v > 0) - (v < 0)
+
+    def within(self, lo: Any, hi: Any) -> bool:
+        """Whether the value here lies in [lo, hi] (``-INF`` or ``INF`` for no bound that side)."""
+        if lo == hi:
+            return self.is_value(lo)
+        if not self.pos.integral:
+            return bool(lo <= self.value() <= hi)
+        if lo > -INF and self.value(lo - 1, lo) < lo:
+            return False
+        return not (hi < INF and self.value(hi, hi + 1) > hi)
+
     def is_value(self, target: Any) -> bool:
         """Whether the value here is ``target`` (the window just around it, for whole numbers)."""
         if self.pos.integral:
             return bool(self.value(target - 1, target + 1) == target)
         return bool(self.value() == target)
 
-    def line(self, target: Any) -> list[Any]:
-        """A line of best replies from here to the end, reaching ``target`` (the exact value here);
-        the position is left as it was."""
+    def line(self, lo: Any, hi: Any | None = None) -> list[Any]:
+        """A line of play from here to the end along which the value stays in [lo, hi] (the value
+        here must be in it; ``hi`` None: ``lo`` exactly, a line of best replies); the position is
+        left as it was.  Where more than one move keeps it there, the move the table holds as best
+        comes first: with a bound only (a sign), the other side's replies are those the search
+        found hardest to beat."""
         pos = self.pos
+        hi = lo if hi is None else hi
         moves: list[Any] = []
         while pos.side() != 0:
-            for move in pos.legal_moves():
+            order = pos.legal_moves()
+            best = self.stored_move()
+            if best is not None and best in order:
+                order.remove(best)
+                order.insert(0, best)
+            for move in order:
                 pos.push(move)
-                if self.is_value(target):
+                if self.within(lo, hi):
                     moves.append(move)
                     break
                 pos.pop()
-            else:  # no move reaches the value: the table lied (a bug, caught by the referee too)
-                raise AssertionError("minimax: no move reaches the position's value")
+            else:  # no move keeps the value there: the table lied (a bug, caught by the referee too)
+                raise AssertionError("minimax: no move keeps the position's value")
         for _ in moves:
             pos.pop()
         return moves
@@ -171,33 +244,68 @@ def shown(value: Any) -> str:
     return str(Fraction(value))
 
 
-def minimax(pos: GamePosition, limits: Limits | None = None,
-            progress: Progress | None = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
-    """Search ``pos`` to the end: (verdict, reason, value, line of best replies, the search)."""
+def minimax(pos: GamePosition, limits: Limits | None = None, progress: Progress | None = None,
+            exact: bool | None = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
+    """Search ``pos`` to the end: (verdict, reason, value, a line of play, the search).
+
+    ``exact`` (default: unless the position is ``sign_only``): the value and a line of best replies
+    reaching it.  Else the verdict from the value's sign alone (``Search.sign``): the value is then
+    None unless it is 0 (drawn), and the line keeps the value on the verdict's side (won: at least 1
+    for the seat, whatever the other side plays along it)."""
     search = Search(pos, limits or Limits(), progress)
     depth = len(pos.history)
+    if exact is None:
+        exact = not getattr(pos, "sign_only", False)
     try:
-        v = search.exact()
-        moves = search.line(v)
+        if exact or not pos.integral:
+            v = search.exact()
+            moves = search.line(v)
+        else:
+            s = search.sign()
+            v = 0 if s == 0 else None
+            moves = search.line(*((1, INF), (0, 0), (-INF, -1))[1 - s])
     except _Stop as stop:
         while len(pos.history) > depth:
             pos.pop()
         return "unknown", stop.reason, None, [], search
-    return verdict_of(v), None, v, moves, search
+    verdict = verdict_of(v if v is not None else s)
+    return verdict, None, v, moves, search
+
+
+def game_position(layout: AnyLayout, deal: Any, seat: str, core: str = "auto") -> tuple[GamePosition, str]:
+    """The family's two-sided position for ``seat`` and which core it is: ``compiled`` where the
+    family has a compiled game for it and the extension is built (``auto``; ``compiled`` insists,
+    an ``UnsupportedError`` when it cannot), else ``python``."""
+    family = family_of(layout)
+    if core not in ("auto", "compiled", "python"):
+        raise UnsupportedError(f"engine minimax: no core {core!r} here (cores: auto, compiled, python)")
+    if core != "python":
+        try:
+            if compiled_search_type() is None:
+                raise UnsupportedError("--core compiled: the compiled minimax is not built")
+            return family.compiled_game(layout, deal, seat), "compiled"
+        except UnsupportedError:
+            if core == "compiled":
+                raise
+    return family.game_position(layout, deal, seat), "python"
 
 
 def run_minimax(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``minimax`` engine: the family's two-sided position for the ``seat`` option (default:
-    the family's first seat), searched to the end."""
+    the family's first seat), searched to the end; ``exact`` as ``minimax`` takes it, ``core`` as
+    ``game_position``."""
     family = family_of(layout)
     seat = options.get("seat") or family.seats(layout)[0]
-    pos = family.game_position(layout, deal, seat)
-    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"))
+    pos, core = game_position(layout, deal, seat, options.get("core") or "auto")
+    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"), options.get("exact"))
     line = []
     for m in moves:
         line.append(pos.move_json(m))
         pos.push(m)
     for _ in moves:
         pos.pop()
+    stats: dict[str, Any] = {"table": search.table_size(), "core": core}
+    if v is None and verdict in ("won", "lost"):  # the sign alone: the score is a bound
+        stats["score_at_least" if verdict == "won" else "score_at_most"] = 1 if verdict == "won" else -1
     return EngineRun(verdict, reason, line if verdict != "unknown" else None, search.nodes,
-                     {"table": len(search.table)}, seat=seat, score=None if v is None else shown(v))
+                     stats, seat=seat, score=None if v is None else shown(v))

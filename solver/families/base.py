@@ -308,6 +308,13 @@ class GameFamily(ABC):
         raise UnsupportedError(f"layout {layout.name!r}: the minimax engine plays games of two sides; "
                                "a patience is decided by dfs or cpsat")
 
+    def compiled_game(self, layout: Any, deal: Any, seat: str) -> GamePosition:
+        """``game_position`` compiled (a ``solver.families.game_core.GameCore``): the same game node
+        for node, with int moves.  ``UnsupportedError`` when the family has none for the layout or its
+        extension module is not built."""
+        raise UnsupportedError(f"layout {layout.name!r}: the {self.name} family has no compiled game; "
+                               "use --core python")
+
     def replay_result(self, layout: Any, deal: Any, result: Result) -> str | None:
         """The referee's word on a result: None if its moves replay (a won patience: legal, and won);
         else what is wrong.  Games of two sides replay their line to its score."""

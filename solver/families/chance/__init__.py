@@ -11,7 +11,8 @@ questions, two searches:
   under best play (``odds``).
 
 - ``rules``: the rule tables; ``layout``: the layout reader and the deals.
-- ``position``: Vingt-un & co. and Lansquenet on a known shuffle; ``casino``: Casino.
+- ``position``: Vingt-un & co. and Lansquenet on a known shuffle; ``casino``: Casino, and
+  ``_casino`` the same compiled (Cython, ``compiled_game``).
 - ``twentyone``, ``odds``: the exact expectations.
 - ``referee``: the replay, written from the rules in words.
 """
@@ -106,6 +107,23 @@ class ChanceFamily(GameFamily):
         if isinstance(rules, Lansquenet):
             return LansquenetRound(rules, deal, seat)
         return TwentyOneRound(rules, deal, seat)
+
+    def compiled_game(self, layout: ChanceLayout, deal: Deal, seat: str) -> GamePosition:
+        """Casino compiled (``_casino.CasinoCore``), one pack; the other games are decided in well
+        under a second by the Python positions and have no compiled one."""
+        from .layout import check_finite
+
+        check_finite(layout)
+        seat = self.check_seat(layout, seat)
+        if not isinstance(layout.rules, Casino):
+            raise UnsupportedError(f"layout {layout.name!r}: only Casino has a compiled game; use --core python")
+        if len(set(deal)) != len(deal):
+            raise UnsupportedError(f"layout {layout.name!r}: the compiled Casino plays one pack; use --core python")
+        try:
+            from ._casino import CasinoCore
+        except ImportError as e:
+            raise UnsupportedError(f"the chance family's compiled Casino is not built ({e})") from None
+        return CasinoCore(layout.rules, deal, seat)
 
     def _referee(self, layout: ChanceLayout, deal: Deal, seat: str,
                  line: list[dict[str, Any]]) -> tuple[str | None, Fraction]:

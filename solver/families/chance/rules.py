@@ -143,6 +143,11 @@ def read_rules(game: str, t: Table) -> Any:
         else:
             values[f.name] = t.get(f.name, default, "a ratio such as '3:2' (whole numbers 1..100)", _is_ratio)
     rules = cls(**values)
+    if isinstance(rules, Casino) and (52 - rules.table_cards) % (2 * rules.hand_size):
+        # every deal gives both hands as many cards: the elder plays first, the dealer answers
+        key = "hand_size" if "hand_size" in t.data else "table_cards"
+        raise t.fail(key, f"hand_size {rules.hand_size} and table_cards {rules.table_cards} that deal the pack out "
+                          "in whole rounds of two hands (52 - table_cards a multiple of 2 * hand_size)")
     if isinstance(rules, TwentyOne):
         if rules.banker_play == "rule" and rules.stands_on > rules.target:
             raise t.fail("stands_on", f"at most target = {rules.target}")

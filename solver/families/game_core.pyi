@@ -1,0 +1,3 @@
+# Types of the compiled extension module game_core.pyx (for mypy; the module itself is Cython).
+
+class GameCore: ...
