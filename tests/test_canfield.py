@@ -287,8 +287,10 @@ SMALL = {
 
 @pytest.mark.parametrize("variant", sorted(SMALL))
 def test_dominance_keeps_every_verdict(variant):
-    """Complete searches with and without the automatic foundation moves agree, deal by deal."""
-    verdicts = verdicts_with_and_without_forced(SMALL[variant], range(1, 101), 300_000)
+    """Complete searches with and without the automatic foundation moves agree, deal by deal (the
+    8-rank deck on its first 25 deals: 2 lost, 23 won; its next 75 cost the suite some 20 s)."""
+    seeds = range(1, 26) if variant == "from-base-8-ranks-draw-3" else range(1, 101)
+    verdicts = verdicts_with_and_without_forced(SMALL[variant], seeds, 300_000)
     assert "won" in verdicts and "lost" in verdicts
 
 
