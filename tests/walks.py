@@ -3,12 +3,43 @@ this folder on sys.path)."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from hypothesis import strategies as st
 
 from solver import api, cards
+
+
+def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:
+    """The one-source modules ``names`` (dotted, each before the modules that import it), loaded
+    from their ``.py`` sources and run interpreted, beside the compiled ones of the same names
+    (``sys.modules`` is left as it was).  ``shadow``: with ``solver.families.shadow`` for the
+    ``cython`` module, as where Cython is not installed; else Cython's own (installed)."""
+    keep = {n: sys.modules.get(n) for n in (*names, "cython")}
+    loaded: dict[str, ModuleType] = {}
+    try:
+        if shadow:
+            sys.modules["cython"] = None  # type: ignore[assignment]  # ``import cython`` fails
+        for name in names:
+            path = Path(sys.modules["solver"].__file__ or "").parent.joinpath(*name.split(".")[1:]).with_suffix(".py")
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = loaded[name] = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module  # the next modules import this one
+            spec.loader.exec_module(module)
+            assert not module.cython.compiled  # the shadow, or Cython's own module
+    finally:
+        for n, m in keep.items():
+            if m is None:
+                sys.modules.pop(n, None)
+            else:
+                sys.modules[n] = m
+    return loaded
 
 
 def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:

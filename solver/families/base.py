@@ -27,7 +27,9 @@ from ..result import Result, Verdict
 
 
 class Position(Protocol):
-    history: list[Any]  # the moves played since the deal, oldest first
+    @property
+    def history(self) -> list[Any]:
+        """The moves played since the deal, oldest first."""
 
     @property
     def learns(self) -> bool:

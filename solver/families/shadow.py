@@ -1,0 +1,26 @@
+"""``cython``: the few names of Cython's ``cython`` module that the one-source modules use, for
+running them interpreted where Cython is not installed (``solver/families/README.md``, "One
+source").  A one-source module imports ``cython`` and falls back to this one.
+
+Compiled, ``import cython`` is the Cython language and this module is never imported.
+Interpreted with Cython installed, Cython's own module serves; these names behave as its do:
+``compiled`` is False and every decorator returns what it decorates.  C types appear only in
+annotations, which ``from __future__ import annotations`` leaves unevaluated, so none is here.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+
+def _same(f: Any) -> Any:
+    return f
+
+
+def _exceptval(*_: Any, **__: Any) -> Any:
+    return _same
+
+
+cython = SimpleNamespace(compiled=False, cclass=_same, cfunc=_same, ccall=_same, inline=_same, final=_same,
+                         exceptval=_exceptval)
