@@ -22,9 +22,10 @@ import time
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .analysis import Analysis, Hint
+from .analysis import Hint
 from .analysis import analyse as _analyse
 from .analysis import hint as _hint
+from .analysis_record import Analysis
 from .engines import ENGINES
 from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from . import cards
+from . import cards, shuffles
 from .deal import expected_counts
-from .deal import generator as deal_generator
 from .layout import Layout
 
 
@@ -121,21 +120,8 @@ def describe(layout: Layout) -> str:
 
 
 def _seeds(layout: Layout) -> str:
-    """Which deal a seed means (``solver/deal.py`` says how each generator deals)."""
-    d, gen = layout.deal, deal_generator(layout)
-    if gen == "pysolfc":
-        return f"Seeds: seed N is PySolFC's {d.pysolfc_game} game number N (generator pysolfc)."
-    if gen == "ms-freecell":
-        also = (f"; PySolFC's {d.pysolfc_game} game N below 32000, its 'ms N' from 32000 on" if d.pysolfc_game
-                else "")
-        return f"Seeds: seed N is Microsoft FreeCell deal N{also} (generator ms-freecell)."
-    if gen == "pysol":
-        return (f"Seeds: pysol-cards' numbering of {d.pysol_game}, PySolFC's game numbers except 32000 "
-                "(generator pysol).")
-    if gen == "solvitaire":
-        return "Seeds: seed N (from 0) is Solvitaire's --random N (generator solvitaire)."
-    reduced = ", which deals every reduced deck" if layout.max_rank != 13 else ""
-    return f"Seeds: this project's own numbering (generator patience-v1{reduced})."
+    """Which deal a seed means (``solver/shuffles.py`` says how each generator deals)."""
+    return f"Seeds: {shuffles.words(layout)} (generator {shuffles.generator(layout)})."
 
 
 def _group(counts: dict[str, int]) -> dict[str, str]:

@@ -263,10 +263,14 @@ def _stock(t: Table) -> Stock:
     return s
 
 
+# The deal generators' names (``solver.shuffles.GENERATORS`` has how each deals).
+GENERATOR_NAMES = ("patience-v1", "ms-freecell", "pysol", "pysolfc", "solvitaire")
+
+
 def _deal(t: Table) -> DealSpec:
     kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
-        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol", "pysolfc", "solvitaire")),
+        generator=t.str("generator", "patience-v1", GENERATOR_NAMES),
         pysol_game=t.str("pysol_game", ""),
         pysolfc_game=t.str("pysolfc_game", ""),
         order=tuple(t.get("order", list(DealSpec.order), f"a list drawn from {kinds}",

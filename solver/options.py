@@ -8,7 +8,7 @@ from typing import Any
 
 from . import api
 from .errors import InputError
-from .families import AnyLayout
+from .families import AnyLayout, file_reader, file_suffixes
 
 
 def nonnegative_int(text: str) -> int:
@@ -149,8 +149,9 @@ def layout_arg(args: argparse.Namespace) -> str:
     if (args.layout is None) == (rules is None):
         raise InputError("give a LAYOUT or --rules FILE.json (one of them)")
     if rules is not None:
-        if not rules.endswith(".json"):
-            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in .json")
+        if file_reader(rules) is None:
+            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in "
+                             + " or ".join(file_suffixes()))
         return str(rules)
     return str(args.layout)
 

@@ -61,12 +61,11 @@ from pathlib import Path
 from typing import Any
 
 from . import cards
+from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
 from .files import LAYOUT_LIMIT, parse_json, read_text, shown
-from .layout import Layout, _dealt, parse
+from .layout import Layout, parse
 from .schema import apply_settings
-
-Deal = dict[str, list[int]]
 
 # Solvitaire's defaults: its "default" preset, the values of every key a rules file leaves out.
 DEFAULTS: dict[str, Any] = {
@@ -359,8 +358,8 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
     if st.turn == "waste":
         if st.redeals not in (0, -1):
             return None
-        out["stock"] = {"size": len(layout.pack()) - _dealt(layout), "deal type": "waste", "deal count": st.deal_count,
-                        "redeal": st.redeals == -1}
+        out["stock"] = {"size": expected_counts(layout).get("stock", 0), "deal type": "waste",
+                        "deal count": st.deal_count, "redeal": st.redeals == -1}
     if res.count:
         out["reserve"] = {"size": res.count * res.deal, "stacked": res.count == 1 and res.deal > 1}
     return out
@@ -394,7 +393,7 @@ def is_solvitaire_deal(obj: Any) -> bool:
 
 def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
     """Our deal of ``layout`` from Solvitaire's deal file ``obj`` (not yet checked against the
-    layout: ``deal.from_json`` does that)."""
+    layout: the reader registered with the card families does that, ``families.card.DEAL_READERS``)."""
     if not isinstance(obj, dict):
         raise DealError(f"{where}: expected a JSON object (a Solvitaire deal)")
     deal: Deal = {}
@@ -506,94 +505,3 @@ def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
     if reserve:
         out["reserve"] = [name(c) for c in reserve]
     return out
-
-
-# ------------------------------------------------------------ seeds: Solvitaire's own deals
-
-SEEDS = (0, 2**31 - 1)  # Solvitaire's --random N takes a C int
-_SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire numbers its suits clubs, hearts, spades, diamonds: ours C D H S
-
-
-def _mt19937(seed: int) -> Any:
-    """A ``random.Random`` whose ``getrandbits(32)`` gives C++'s ``std::mt19937(seed)`` outputs
-    (the same Mersenne twister as Python's, seeded by the C++ standard's single-word rule)."""
-    import random
-
-    mt = [seed & 0xFFFFFFFF]
-    for i in range(1, 624):
-        prev = mt[-1]
-        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
-    rng = random.Random()
-    rng.setstate((3, (*mt, 624), None))
-    return rng
-
-
-def _uniform(rng: Any, high: int) -> int:
-    """Boost's ``uniform_int_distribution`` over 0..high drawn from a 32-bit engine: the
-    engine's range cut into ``high + 1`` equal buckets, a draw past the last bucket drawn again."""
-    if high == 0:
-        return 0
-    brange = 0xFFFFFFFF
-    bucket = brange // (high + 1)
-    if brange % (high + 1) == high:
-        bucket += 1
-    while True:
-        value = rng.getrandbits(32) // bucket
-        if value <= high:
-            return value
-
-
-def shuffled_deck(decks: int, max_rank: int, seed: int) -> list[int]:
-    """Solvitaire's deck for ``--random seed``: pack by pack, rank by rank, suits in its order,
-    shuffled by its Fisher-Yates loop (from the last card down, each swapped with a card at or
-    before it); our card ints."""
-    deck = [cards.make(r, _SOLVITAIRE_SUITS[s]) for _ in range(decks) for r in range(1, max_rank + 1)
-            for s in range(4)]
-    rng = _mt19937(seed)
-    for i in range(len(deck) - 1, 0, -1):
-        j = _uniform(rng, i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def deal_from_seed(layout: Layout, seed: int) -> Deal:
-    """The deal Solvitaire makes for ``--random seed`` of a game of ``layout``'s rules.
-
-    Its order: a hole card ('stock': the deck's first card; a named card: taken out), a base
-    for the foundations from the deck's first card (Canfield's, taken out with the preset
-    ones), the preset foundation bases; then from the deck's end: the pre-filled cells, the
-    stock (its first card dealt is its bottom, turned last), the reserve (a pile bottom card
-    first, or a card per pile), and the columns row by row, the rows of a diagonal deal
-    (``deal.reverse`` holds "tableau") from the last column down to the row's own column."""
-    deck = shuffled_deck(layout.decks, layout.max_rank, seed)
-    deal: Deal = {}
-    if layout.hole is not None:
-        card = deck[0] if layout.hole.start == "stock" else cards.parse(layout.hole.start)
-        deck.remove(card)
-        deal["hole"] = [card]
-    fo = layout.foundations
-    if fo.base_from_deal:
-        deal["base"] = [deck.pop(0)]
-    elif fo.preset:
-        for i in range(fo.count):
-            ace = cards.make(1, i % 4)
-            deck.remove(ace)
-            deal[f"foundation:{i}"] = [ace]
-    for i in range(layout.cells.deal):
-        deal[f"cell:{i}"] = [deck.pop()]
-    stock = len(deck) - (layout.reserve.count * layout.reserve.deal + sum(layout.tableau.deal))
-    if stock > 0:
-        deal["stock"] = [deck.pop() for _ in range(stock)][::-1]
-    for i in range(layout.reserve.count):
-        deal[f"reserve:{i}"] = [deck.pop() for _ in range(layout.reserve.deal)]
-    sizes = list(layout.tableau.deal)
-    n = len(sizes)
-    diagonal = "tableau" in layout.deal.reverse
-    row = 0
-    while deck:
-        order = range(n - 1, row - 1, -1) if diagonal and row < n else range(n)
-        for p in order:
-            if deck and len(deal.get(f"tableau:{p}", [])) < sizes[p]:
-                deal.setdefault(f"tableau:{p}", []).append(deck.pop())
-        row += 1
-    return deal

@@ -606,13 +606,13 @@ def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
 def test_solvitaires_printed_solution_replays_through_our_referee():
     """The positions Solvitaire printed for its win of its own '-test-free-cell' deal 2 (its
     random 2, our solvitaire generator's seed 2), read as moves, replay to a win."""
-    from solver import solvitaire
+    from solver import shuffles, solvitaire
     from solver.bench.disagree import replay_steps
 
     rules = {"tableau piles": {"count": 4, "build policy": "red-black"}, "cells": {"count": 1}, "max rank": 4}
     lay = solvitaire.rules_to_layout(rules, "t.json", "t")
     lay = replace(lay, deal=replace(lay.deal, generator="solvitaire"))
-    deal = solvitaire.deal_from_seed(lay, 2)
+    deal = shuffles.solvitaire_deal(lay, 2)
     steps = peers.solvitaire_steps(peers.solvitaire_states((DATA / "solvitaire-solved.txt").read_text()))
     assert steps is not None and len(steps) == 21
     assert replay_steps(lay, deal, steps) is None

@@ -17,7 +17,7 @@ from walks import (
     verdicts_with_and_without_forced,
 )
 
-from solver import api, cards
+from solver import api, cards, shuffles
 from solver import deal as deals
 from solver.errors import LayoutError
 from solver.families import start_position
@@ -36,7 +36,7 @@ def hand_checked_deal(seed: int) -> deals.Deal:
     ``seed`` (generator patience-v1, dealing reserve, base, columns).  Seeds are PySolFC's game
     numbers since rules version 2; the rules, which these tests check, did not change."""
     lay = api.load_layout("canfield")
-    return deals.from_seed(replace(lay, deal=replace(lay.deal, generator="patience-v1",
+    return shuffles.from_seed(replace(lay, deal=replace(lay.deal, generator="patience-v1",
                                                      order=("reserve", "base", "tableau"), reverse=())), seed)
 
 
@@ -60,10 +60,10 @@ def test_the_layout_and_its_deal():
     lay = api.load_layout("canfield")
     assert lay.foundations.rows[0].base == 0 and lay.foundations.wrap
     assert lay.tableau.wrap == "from-base" and lay.tableau.spaces == "reserve-then-any"
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     assert {k: len(v) for k, v in deal.items()} == {"tableau:0": 1, "tableau:1": 1, "tableau:2": 1,
                                                    "tableau:3": 1, "reserve:0": 13, "base": 1, "stock": 34}
-    assert deals.from_seed(lay, 1) == deal
+    assert shuffles.from_seed(lay, 1) == deal
     assert deals.parse_listing(deals.to_text(deal), lay, "x") == deal  # the listing names the base
     assert deals.from_json(deals.to_json(deal), lay, "x.json") == deal
 
@@ -213,7 +213,7 @@ def test_perft(seed, counts):
 def test_push_then_pop_restores(seed, picks, wrap):
     lay = api.load_layout("canfield")
     lay = replace(lay, tableau=replace(lay.tableau, wrap=wrap))
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     assert_push_then_pop_restores(pos, picks)
 
 

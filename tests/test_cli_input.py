@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from solver import api
+from solver import api, shuffles
 from solver import deal as deals
 from solver.cli import main
 from solver.families import load_layout
@@ -34,7 +34,7 @@ CARD_NAMES = [n for n in builtin_names() if load_layout(n).family not in ("peg",
 
 def _freecell_board() -> list[str]:
     lay = load_layout("freecell")
-    return deals.to_board(deals.from_seed(lay, 1), lay).splitlines()
+    return deals.to_board(shuffles.from_seed(lay, 1), lay).splitlines()
 
 
 def _write_inputs(d: Path) -> None:
@@ -53,11 +53,11 @@ def _write_inputs(d: Path) -> None:
     unknown = rows.copy()
     unknown[1] = unknown[1].replace("KC", "XZ")
     (d / "unknown.board").write_text("\n".join(unknown) + "\n")
-    obj = deals.to_json(deals.from_seed(load_layout("freecell"), 1))
+    obj = deals.to_json(shuffles.from_seed(load_layout("freecell"), 1))
     obj["tableau:5"][2] = obj["tableau:1"][0]
     (d / "dup.json").write_text(json.dumps(obj, indent=1))
     (d / "malformed.json").write_text('{"tableau:0": ["JD", "KD"],\n "tableau:1": [2D]}\n')
-    bh = deals.to_json(deals.from_seed(load_layout("black-hole"), 1))
+    bh = deals.to_json(shuffles.from_seed(load_layout("black-hole"), 1))
     bh["hole"], bh["tableau:0"][0] = bh["tableau:0"][:1], bh["hole"][0]
     (d / "hole.json").write_text(json.dumps(bh))
 
@@ -78,9 +78,9 @@ def _write_hostile_inputs(d: Path) -> None:
     (d / "slash.toml").write_text('name = "../../elsewhere"\n' + DEBUTANTE_TOML)
     if Path("/dev/zero").exists():
         (d / "zero.toml").symlink_to("/dev/zero")
-    listing = deals.to_text(deals.from_seed(load_layout("freecell"), 1))
+    listing = deals.to_text(shuffles.from_seed(load_layout("freecell"), 1))
     (d / "extra.txt").write_text(listing + "tableau:8:\n")
-    obj = deals.to_json(deals.from_seed(load_layout("freecell"), 1))
+    obj = deals.to_json(shuffles.from_seed(load_layout("freecell"), 1))
     (d / "extra.json").write_text(json.dumps({**obj, "reserve:0": []}))
     rows = _freecell_board()
     (d / "cells.board").write_text("FC: - - - - -\n" + "\n".join(rows) + "\n")
@@ -272,7 +272,7 @@ def test_deal_json_read_back_is_the_same_deal(name: str, tmp_path: Path,
         printed = _cli(["deal", name, "--seed", seed, "--json"], capsys)
         p = tmp_path / f"{name}-{seed}.json"
         p.write_text(printed)
-        assert json.loads(printed) == deals.to_json(deals.from_seed(load_layout(name), int(seed)))
+        assert json.loads(printed) == deals.to_json(shuffles.from_seed(load_layout(name), int(seed)))
         assert _cli(["deal", name, "--deal", str(p), "--json"], capsys) == printed
         # and the plain listing `patience deal` prints by default reads back too
         listing = _cli(["deal", name, "--seed", seed], capsys)
@@ -453,7 +453,7 @@ def test_the_dfs_reports_its_progress_when_asked(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(dfs_module, "PROGRESS_EVERY", 0.0)
     reports: list[dict[str, float | int]] = []
-    run = dfs_module.run_dfs(load_layout("freecell"), deals.from_seed(load_layout("freecell"), 11982),
+    run = dfs_module.run_dfs(load_layout("freecell"), shuffles.from_seed(load_layout("freecell"), 11982),
                              Limits(max_nodes=5000), progress=reports.append)
     assert run.verdict == "unknown" and run.reason == "max-nodes 5000"
     assert [r["nodes"] for r in reports] == [1024 * i for i in range(1, 5)]

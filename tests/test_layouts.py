@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import deal as deals
+from solver import shuffles
 from solver.cli import main
 from solver.describe import describe
 from solver.errors import InputError, LayoutError
@@ -246,11 +247,10 @@ def test_fuzz_layout_files_load_or_give_one_line(text: str) -> None:
 
 def test_a_whole_pack_tableau_deals_a_reduced_pack_round_robin():
     from solver import api
-    from solver import deal as deals
 
     lay = api.load_layout("freecell", 5)
     assert lay.tableau.deal == (3, 3, 3, 3, 2, 2, 2, 2)
-    deal = deals.from_seed(lay, 3)
+    deal = shuffles.from_seed(lay, 3)
     assert sorted(c for cs in deal.values() for c in cs) == sorted(lay.pack())
     result = api.solve(lay, seed=3)
     assert result.verdict == "won" and api.verify(result.to_json()) is None

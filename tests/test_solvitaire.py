@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api, solvitaire
+from solver import api, shuffles, solvitaire
 from solver import deal as deals
 from solver.errors import DealError, LayoutError
+from solver.families.card import DEAL_READERS
 from solver.layout import rule_values
 from solver.schema import builtin_names
 
@@ -64,8 +65,8 @@ def test_seed_n_is_solvitaires_random_n(key):
     and the cells the same piles (its deal file lists them in another order than it deals them)."""
     name, seed = key.rsplit(" ", 1)
     lay = preset(name)
-    theirs = deals.from_json(json.loads(GOLDEN.read_text())[key], lay, key)
-    ours = deals.from_seed(lay, int(seed))
+    theirs = deals.from_json(json.loads(GOLDEN.read_text())[key], lay, key, DEAL_READERS)
+    ours = shuffles.from_seed(lay, int(seed))
 
     def split(deal):
         interchangeable = ("tableau:", "cell:")
@@ -77,7 +78,7 @@ def test_seed_n_is_solvitaires_random_n(key):
 
 def test_the_mersenne_twister_is_cs():
     """``std::mt19937`` seeded with 5489 (its default) gives 4123659995 as its 10000th number (C++11 §26.5.5)."""
-    rng = solvitaire._mt19937(5489)
+    rng = shuffles._mt19937(5489)
     for _ in range(9999):
         rng.getrandbits(32)
     assert rng.getrandbits(32) == 4123659995
@@ -108,13 +109,13 @@ def test_rules_there_and_back(name):
     got = rule_values(back)
     got["tableau.deal"], got["tableau.face_down"] = want["tableau.deal"], want["tableau.face_down"]  # sizes: ours
     assert got == want
-    deal = deals.from_seed(lay, 3)
+    deal = shuffles.from_seed(lay, 3)
     if any(f"cell:{i}" in deal for i in range(lay.cells.count)) and lay.cells.deal < lay.cells.count:
         with pytest.raises(DealError, match="cannot hold"):
             solvitaire.deal_to_json(lay, deal)
         return
     text = json.dumps(solvitaire.deal_to_json(lay, deal))
-    assert deals.parse_text(text, lay, "x.json") == deal
+    assert deals.parse_text(text, lay, "x.json", DEAL_READERS) == deal
 
 
 def test_what_cannot_be_said_is_named_in_one_line():
@@ -149,7 +150,7 @@ def test_any_rules_object_is_a_layout_or_one_line_of_bad_input(obj):
     except LayoutError as e:
         assert "\n" not in str(e) and str(e).startswith("r.json")
         return
-    deals.from_seed(lay, 1) if lay.deal.generator != "pysolfc" else None
+    shuffles.from_seed(lay, 1) if lay.deal.generator != "pysolfc" else None
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,7 @@ from walks import (
     verdicts_with_and_without_forced,
 )
 
-from solver import api, cards
+from solver import api, cards, shuffles
 from solver import deal as deals
 from solver.engines.dfs import dfs
 from solver.families import start_position
@@ -280,7 +280,7 @@ PERFT = [
 def test_perft(name, seed, counts):
     """Move-generation counts at depth 1, 2, 3 from the start of fixed deals (no automatic moves)."""
     lay = api.load_layout(name)
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     before = pos.state()
     assert tuple(perft(pos, d) for d in (1, 2, 3)) == counts
     assert pos.state() == before
@@ -300,7 +300,7 @@ def test_forecell_1_has_no_move_at_all():
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
 def test_push_then_pop_restores(name, seed, picks):
     lay = api.load_layout(name)
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     assert_push_then_pop_restores(pos, picks)
 
 
@@ -380,7 +380,7 @@ def test_the_closure_rule_keeps_every_verdict(variant):
     CountingSafe.fired = 0
     verdicts = []
     for seed in range(1, 61):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         new = dfs(CountingSafe(lay, deal), Limits(max_nodes=300_000))
         old = dfs(AcesAndTwosOnly(lay, deal), Limits(max_nodes=300_000))
         assert "unknown" not in (new.verdict, old.verdict), seed
@@ -411,7 +411,7 @@ def test_freecell_11982_is_lost():
 
 def test_the_referee_names_the_illegal_move():
     lay = api.load_layout("freecell")
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     solution = api.solve(lay, deal=deal).solution
     assert replay(lay, deal, solution) is None
     bad = [dict(m) for m in solution]
@@ -438,7 +438,7 @@ def cards_of(text: str) -> list[int]:
 
 def test_the_referee_checks_klondike_turns_and_face_down_cards():
     lay = api.load_layout("klondike")
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     result = api.solve(lay, deal=deal, limits=Limits(timeout=60))
     sol = result.solution
     assert replay(lay, deal, sol) is None
@@ -456,7 +456,7 @@ def test_the_referee_checks_klondike_turns_and_face_down_cards():
 def test_freecell_family_boards_round_trip(name):
     lay = api.load_layout(name)
     for seed in (1, 617, 11982):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         assert deals.parse_board(deals.to_board(deal, lay), lay, "x.board") == deal
 
 
@@ -637,11 +637,11 @@ class CountingDead(TableauPosition):
 def test_the_blocked_bound_keeps_every_verdict(variant):
     """Complete searches with and without the bound agree deal by deal, and it cuts."""
     lay = BLOCKED_VARIANTS[variant]
-    assert TableauPosition(lay, deals.from_seed(lay, 1)).blocked_bound
+    assert TableauPosition(lay, shuffles.from_seed(lay, 1)).blocked_bound
     CountingDead.fired = 0
     verdicts = []
     for seed in range(1, 31):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         with_bound = dfs(CountingDead(lay, deal), Limits(max_nodes=300_000))
         plain = dfs(TableauPosition(lay, deal), Limits(max_nodes=300_000), use_bounds=False)
         assert "unknown" not in (with_bound.verdict, plain.verdict), seed
@@ -660,7 +660,7 @@ def test_every_position_the_bound_cuts_is_lost(variant):
     rng = random.Random(variant)
     cut = 0
     for seed in range(1, 21):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         for _ in range(4):
             pos = TableauPosition(lay, deal)
             for _ in range(60):

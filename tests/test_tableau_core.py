@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 from test_tableau import SMALL, reduced
 from walks import assert_push_then_pop_restores, perft
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families.base import solution_json
 from solver.families.tableau.position import TableauPosition
@@ -103,7 +102,7 @@ def lockstep_walk(ref: TableauPosition, core: Any, picks: list[int]) -> set[str]
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
 def test_walks_agree_move_by_move(name, seed, picks):
     lay = api.load_layout(name)
-    lockstep_walk(*pair(lay, deals.from_seed(lay, seed)), picks)
+    lockstep_walk(*pair(lay, shuffles.from_seed(lay, seed)), picks)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,7 +110,7 @@ def test_walks_agree_move_by_move(name, seed, picks):
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
 def test_push_then_pop_restores(name, seed, picks):
     lay = api.load_layout(name)
-    _, core = pair(lay, deals.from_seed(lay, seed))
+    _, core = pair(lay, shuffles.from_seed(lay, seed))
     assert_push_then_pop_restores(core, picks)
 
 
@@ -122,7 +121,7 @@ def test_long_random_walks_agree_on_every_layout():
     for name in LAYOUTS:
         lay = api.load_layout(name)
         for seed in (1, 2, 3):
-            kinds |= lockstep_walk(*pair(lay, deals.from_seed(lay, seed)),
+            kinds |= lockstep_walk(*pair(lay, shuffles.from_seed(lay, seed)),
                                    [rng.choice((0,) + (1,) * 6) * rng.randrange(1, 999) for _ in range(400)])
     assert kinds == {"joined", "reach", "from-foundation"}  # the walks met every kind of move
 
@@ -148,7 +147,7 @@ def perft_forced(pos: Any, depth: int) -> int:
 def test_perft_counts_agree(variant):
     counts = []
     for seed in (1, 2, 3):
-        ref, core = pair(REDUCED[variant], deals.from_seed(REDUCED[variant], seed))
+        ref, core = pair(REDUCED[variant], shuffles.from_seed(REDUCED[variant], seed))
         counts.append(perft_forced(ref, 3))
         assert perft_forced(core, 3) == counts[-1]
         assert perft(core, 3) == perft(ref, 3)
@@ -159,7 +158,7 @@ def test_perft_counts_agree(variant):
 
 
 def assert_same_search(lay: Any, seed: int, limits: Limits, restarts: Restarts | None) -> str:
-    ref, core = pair(lay, deals.from_seed(lay, seed))
+    ref, core = pair(lay, shuffles.from_seed(lay, seed))
     a = dfs(ref, limits, restarts=restarts)
     b = compiled_dfs(core, limits, restarts=restarts)
     got, want = (b.verdict, b.reason, b.nodes, b.table_size), (a.verdict, a.reason, a.nodes, a.table_size)
@@ -193,7 +192,7 @@ def test_the_family_gives_the_compiled_position():
     from solver.families import family_of
 
     lay = api.load_layout("klondike")
-    pos = family_of(lay).compiled_position(lay, deals.from_seed(lay, 1))
+    pos = family_of(lay).compiled_position(lay, shuffles.from_seed(lay, 1))
     assert isinstance(pos, TableauCore)
     result = api.solve(lay, seed=1, limits=Limits(max_nodes=200_000), core="compiled")
     assert result.verdict == "won" and result.stats["core"] == "compiled"

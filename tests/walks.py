@@ -67,14 +67,14 @@ def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:
 def verdicts_with_and_without_forced(lay: Any, seeds: range, max_nodes: int) -> list[str]:
     """Complete searches of each seed's deal with and without the automatic (forced) moves;
     asserts that both finish and agree, and returns the verdicts."""
-    from solver import deal as deals
+    from solver import shuffles
     from solver.engines.dfs import dfs
     from solver.families import start_position
     from solver.limits import Limits
 
     verdicts = []
     for seed in seeds:
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         with_forced = dfs(start_position(lay, deal), Limits(max_nodes=max_nodes), use_forced=True)
         without = dfs(start_position(lay, deal), Limits(max_nodes=max_nodes), use_forced=False)
         assert "unknown" not in (with_forced.verdict, without.verdict), (lay.name, seed)
@@ -105,13 +105,12 @@ def engine_vs_brute_force(lay: Any, seeds: range, brute_force: Any) -> dict[bool
     """Solve each seed's deal with the engine and with ``brute_force(lay, deal)`` (True, False,
     or None when it gives up); asserts they agree wherever the brute force finished and
     returns how many won (True) and lost (False) deals were compared."""
-    from solver import api
-    from solver import deal as deals
+    from solver import api, shuffles
     from solver.limits import Limits
 
     checked = {True: 0, False: 0}
     for seed in seeds:
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         truth = brute_force(lay, deal)
         if truth is None:
             continue

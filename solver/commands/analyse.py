@@ -8,7 +8,8 @@ import textwrap
 from typing import Any
 
 from .. import api
-from ..analysis import Analysis, Hint
+from ..analysis import Hint
+from ..analysis_record import Analysis
 from ..errors import InputError
 from ..limits import Limits
 from ..live import LiveLine, format_stat

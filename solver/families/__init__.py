@@ -2,7 +2,8 @@
 
 ``family_of(layout)`` is the one way to find what plays a layout: the layout's
 ``family`` field names a registered ``GameFamily`` (see ``base``).  Layout files
-are read by the registered ``LayoutReader`` that claims their TOML: games of
+are read by the registered ``LayoutReader`` that claims them: Solvitaire's
+rules by their ending (``.json``), else the one that claims their TOML: games of
 chance (a top-level ``game`` key), peg boards (a ``[board]`` table), else card
 layouts.
 
@@ -33,8 +34,9 @@ AnyLayout: TypeAlias = "Layout | PegLayout | ChanceLayout"
 
 FAMILIES: dict[str, GameFamily] = {f.name: f for f in (ReserveFamily(), HoleFamily(), TableauFamily(), PegFamily(),
                                                        ChanceFamily())}
-# the first that claims a file reads it: a game of chance (a top-level `game`), a peg board, else cards
-READERS: tuple[LayoutReader, ...] = (chance.READER, peg.READER, card.READER)
+# the first that claims a file reads it: Solvitaire's rules by their ending; of TOML, a game of chance (a
+# top-level `game`), a peg board, else cards
+READERS: tuple[LayoutReader, ...] = (card.RULES_READER, chance.READER, peg.READER, card.READER)
 
 __all__ = ["FAMILIES", "AnyLayout", "GameFamily", "Model", "Position", "family_of", "load_layout",
            "parse_layout", "parse_layout_text", "solution_json", "start_position"]
@@ -49,20 +51,31 @@ def family_of(layout: AnyLayout) -> GameFamily:
 
 def parse_layout(data: dict[str, Any], where: str, name: str) -> AnyLayout:
     """A layout from parsed TOML, read by the reader that claims it."""
-    reader = next(r for r in READERS if r.claims(data))
+    reader = next(r for r in READERS if r.parse is not None and r.claims(data))
+    assert reader.parse is not None
     layout: AnyLayout = reader.parse(data, where, name)
     return layout
 
 
+def file_reader(path: str) -> LayoutReader | None:
+    """The reader of a layout file of a format of its own, told by the file's ending, if any."""
+    return next((r for r in READERS if r.suffix and path.endswith(r.suffix)), None)
+
+
+def file_suffixes() -> tuple[str, ...]:
+    """The endings of the layout files of a format of their own (``--rules FILE``)."""
+    return tuple(r.suffix for r in READERS if r.suffix)
+
+
 def load_layout(name_or_path: str, settings: tuple[str, ...] = ()) -> AnyLayout:
-    """A built-in layout by name, the user's own layout file by path, or a Solvitaire rules
-    file (``.json``, read by ``solver.solvitaire``); ``settings`` are ``KEY=VALUE`` overrides
+    """A built-in layout by name, the user's own layout file by path, or a file of a format of
+    its own (a Solvitaire rules file, ``.json``); ``settings`` are ``KEY=VALUE`` overrides
     of its keys (``--set``; of a rules file, of the layout it maps to), checked by the reader
     like the file's own."""
-    if name_or_path.endswith(".json"):
-        from ..solvitaire import read_rules
-
-        return read_rules(name_or_path, settings)
+    reader = file_reader(name_or_path)
+    if reader is not None and reader.read is not None:
+        layout: AnyLayout = reader.read(name_or_path, settings)
+        return layout
     data, where, name = read_layout_file(name_or_path)
     data, where = apply_settings(data, where, settings)
     return parse_layout(data, where, name)

@@ -205,13 +205,21 @@ def replay_moves(game: Referee, solution: list[dict[str, Any]]) -> str | None:
     return game.unfinished()
 
 
+def _claims_no_toml(data: dict[str, Any]) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class LayoutReader:
-    """One kind of layout file: whether parsed TOML is of this kind, and how to read it.
-    (Card layouts are one kind, shared by the card families; peg boards another.)"""
+    """One kind of layout file, and how to read it: TOML that ``claims`` says is of this kind, read
+    by ``parse`` (card layouts, shared by the card families; peg boards; games of chance), or a
+    format of its own, told by the file name's ending (``suffix``) and read whole by ``read``
+    (Solvitaire's rules, ``.json``: ``card.RULES_READER``)."""
 
-    claims: Callable[[dict[str, Any]], bool]
-    parse: Callable[[dict[str, Any], str, str], Any]  # (data, where, name) -> layout
+    claims: Callable[[dict[str, Any]], bool] = _claims_no_toml
+    parse: Callable[[dict[str, Any], str, str], Any] | None = None  # (data, where, name) -> layout
+    suffix: str = ""
+    read: Callable[[str, tuple[str, ...]], Any] | None = None  # (path, settings) -> layout
 
 
 class GameFamily(ABC):

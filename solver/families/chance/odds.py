@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from ...errors import UnsupportedError
 from .layout import ChanceLayout
@@ -28,35 +28,45 @@ ACTIONS = {"S": "stand", "H": "draw", "D": "double", "P": "split", "N": "natural
 
 def describe(layout: ChanceLayout) -> str:
     """The rules in words, from the rule table."""
-    r = layout.rules
     packs = "an infinite shoe" if layout.decks == 0 else f"{layout.decks} pack{'s' if layout.decks > 1 else ''} of 52"
     lines = [f"{layout.title} ({layout.name}, rules version {layout.rules_version})", "",
              f"A game of chance ({layout.game}): {packs}. Seats: {', '.join(layout.seats)}.", ""]
-    if isinstance(r, TwentyOne):
-        ace = "1 or 11" if r.ace == "one-or-eleven" else "1"
-        lines += [f"Cards count their pips, court cards 10, the ace {ace}. Target {r.target}: a hand past it is bust.",
-                  f"Each side is dealt {r.hand} card{'s' if r.hand > 1 else ''}, one at a time, the player first"
-                  + ("; the banker's first card face up." if r.upcard else "."),
-                  ("A natural (an ace and a ten-card) pays the player " + r.natural_pays + " and takes "
-                   + r.banker_natural_collects + " for the banker"
-                   + ("; the banker shows his at once." if r.peek else ".")) if r.natural_possible()
-                  else "No naturals.",
-                  "The player draws as he likes; the banker then draws "
-                  + ("as he likes, seeing the player's cards." if r.banker_play == "best" else
-                     "by the rule 'stand on T or more' best for him, not seeing the player's cards (on a known "
-                     "shuffle, as he likes)." if r.banker_play == "blind" else
-                     f"below {r.stands_on}" + (f" and on a soft {r.stands_on}." if r.hits_soft_17 else ".")),
-                  f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}; "
-                  f"the player's bust: {r.both_bust}; a drawn game: {r.draw}.",
-                  f"Doubling: {r.double}; splitting into at most {r.split_hands} hands."]
-    elif isinstance(r, Lansquenet):
-        lines += [f"{r.hand_cards} hand cards, the banker's card, the rejouissance card, then the pack.",
-                  f"Stakes on: {r.stakes}; the banker's card pairing a hand card: {r.double_banker_card}."]
-    else:
-        lines += ["Pair and combine; sweeps score a point; the last capture takes the rest.",
-                  f"Cards {r.cards_points}, spades {r.spades_points}, big casino {r.big_casino}, "
-                  f"little casino {r.little_casino}, aces {r.ace_points} each."]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _RULES_IN_WORDS[layout.game](layout.rules)) + "\n"
+
+
+def _twenty_one_words(r: TwentyOne) -> list[str]:
+    ace = "1 or 11" if r.ace == "one-or-eleven" else "1"
+    return [f"Cards count their pips, court cards 10, the ace {ace}. Target {r.target}: a hand past it is bust.",
+            f"Each side is dealt {r.hand} card{'s' if r.hand > 1 else ''}, one at a time, the player first"
+            + ("; the banker's first card face up." if r.upcard else "."),
+            ("A natural (an ace and a ten-card) pays the player " + r.natural_pays + " and takes "
+             + r.banker_natural_collects + " for the banker"
+             + ("; the banker shows his at once." if r.peek else ".")) if r.natural_possible()
+            else "No naturals.",
+            "The player draws as he likes; the banker then draws "
+            + ("as he likes, seeing the player's cards." if r.banker_play == "best" else
+               "by the rule 'stand on T or more' best for him, not seeing the player's cards (on a known "
+               "shuffle, as he likes)." if r.banker_play == "blind" else
+               f"below {r.stands_on}" + (f" and on a soft {r.stands_on}." if r.hits_soft_17 else ".")),
+            f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}; "
+            f"the player's bust: {r.both_bust}; a drawn game: {r.draw}.",
+            f"Doubling: {r.double}; splitting into at most {r.split_hands} hands."]
+
+
+def _lansquenet_words(r: Lansquenet) -> list[str]:
+    return [f"{r.hand_cards} hand cards, the banker's card, the rejouissance card, then the pack.",
+            f"Stakes on: {r.stakes}; the banker's card pairing a hand card: {r.double_banker_card}."]
+
+
+def _casino_words(r: Casino) -> list[str]:
+    return ["Pair and combine; sweeps score a point; the last capture takes the rest.",
+            f"Cards {r.cards_points}, spades {r.spades_points}, big casino {r.big_casino}, "
+            f"little casino {r.little_casino}, aces {r.ace_points} each."]
+
+
+# Each game's rules in words (``describe``), by the layout's ``game``.
+_RULES_IN_WORDS: dict[str, Callable[[Any], list[str]]] = {
+    "twenty-one": _twenty_one_words, "lansquenet": _lansquenet_words, "casino": _casino_words}
 
 
 # ------------------------------------------------------------------ Lansquenet
@@ -146,27 +156,35 @@ def _add(group: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """The seat's exact expectation with both sides at their best, and the strategy."""
-    rules = layout.rules
     seat = seat or layout.seats[0]
     sign = 1 if seat == layout.seats[0] else -1
     t0 = time.perf_counter()
     out: dict[str, Any] = {"layout": layout.name, "seat": seat, "decks": layout.decks}
-    if isinstance(rules, Casino):
-        raise UnsupportedError(f"layout {layout.name!r}: Casino's hands are hidden from the other player, so its "
-                               "odds are a game of imperfect information, not an expectation this command computes; "
-                               "`patience solve casino --seed N` decides a known shuffle")
-    if isinstance(rules, Lansquenet):
-        value, stakes = lansquenet_value(rules, layout.decks)
-        best, best_stakes = lansquenet_value(rules, layout.decks, choose=True)
-        out.update({"expectation": float(sign * value), "exact": str(sign * value),
-                    "stakes_per_round": float(stakes), "per_stake": float(sign * value / stakes) if stakes else None,
-                    "banker_edge_per_stake": float(-value / stakes) if stakes else None,
-                    "best_play": {"expectation": float(sign * best), "exact": str(sign * best),
-                                  "stakes_per_round": float(best_stakes)},
-                    "strategy": lansquenet_strategy(layout.decks)})
-        out["seconds"] = round(time.perf_counter() - t0, 3)
-        return out
-    assert isinstance(rules, TwentyOne)
+    _REPORTS[layout.game](layout, sign, out, progress)
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _casino_report(layout: ChanceLayout, sign: int, out: dict[str, Any], progress: Progress | None) -> None:
+    raise UnsupportedError(f"layout {layout.name!r}: Casino's hands are hidden from the other player, so its "
+                           "odds are a game of imperfect information, not an expectation this command computes; "
+                           "`patience solve casino --seed N` decides a known shuffle")
+
+
+def _lansquenet_report(layout: ChanceLayout, sign: int, out: dict[str, Any], progress: Progress | None) -> None:
+    rules = cast(Lansquenet, layout.rules)  # the layout's game says so (``rules.RULE_TYPES``)
+    value, stakes = lansquenet_value(rules, layout.decks)
+    best, best_stakes = lansquenet_value(rules, layout.decks, choose=True)
+    out.update({"expectation": float(sign * value), "exact": str(sign * value),
+                "stakes_per_round": float(stakes), "per_stake": float(sign * value / stakes) if stakes else None,
+                "banker_edge_per_stake": float(-value / stakes) if stakes else None,
+                "best_play": {"expectation": float(sign * best), "exact": str(sign * best),
+                              "stakes_per_round": float(best_stakes)},
+                "strategy": lansquenet_strategy(layout.decks)})
+
+
+def _twenty_one_report(layout: ChanceLayout, sign: int, out: dict[str, Any], progress: Progress | None) -> None:
+    rules = cast(TwentyOne, layout.rules)  # the layout's game says so (``rules.RULE_TYPES``)
     rule_values: dict[int, float] = {}
     if rules.banker_play == "blind":  # the banker's best rule against the player's best reply to it
         low = max(rules.target - 10, 2)
@@ -190,9 +208,12 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
                            "each split hand from the shoe less the pair and the up-card")
                 if rules.split_hands > 1 else None,
                 "strategy": strategy_table(odds)})
-    out["seconds"] = round(time.perf_counter() - t0, 3)
     out["_odds"] = odds
-    return out
+
+
+# Each game's report (``report``), by the layout's ``game``.
+_REPORTS: dict[str, Callable[[ChanceLayout, int, dict[str, Any], Progress | None], None]] = {
+    "twenty-one": _twenty_one_report, "lansquenet": _lansquenet_report, "casino": _casino_report}
 
 
 def _twenty_one(rules: TwentyOne, decks: int, progress: Progress | None) -> tuple[Odds, Any, str | None, int]:
@@ -264,8 +285,8 @@ def strategy_table(odds: Odds) -> dict[str, Any]:
 def dealer_table(layout: ChanceLayout) -> dict[str, dict[str, float]]:
     """For each up-card, the chance of each final total of the banker by his rule, before he looks
     for a natural (exact fractions, shown as floats)."""
-    rules = layout.rules
-    if not isinstance(rules, TwentyOne) or rules.banker_play != "rule" or not rules.upcard:
+    rules = cast(TwentyOne, layout.rules)
+    if layout.game != "twenty-one" or rules.banker_play != "rule" or not rules.upcard:
         raise UnsupportedError(f"--dealer: layout {layout.name!r} has no banker drawing by a fixed rule to an "
                                "up-card (blackjack has one)")
     odds = Odds(rules, layout.decks, Fraction)
@@ -286,15 +307,11 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
              progress: Progress | None = None) -> dict[str, Any]:
     """Play ``n`` random shuffles (``random.Random(seed)``) with the strategy the odds found, from the
     seat's side, and give the mean result with its 95% interval (normal, from the sample's spread)."""
-    from .position import LansquenetRound, TwentyOneRound
-
     rng = random.Random(seed)
     pack = layout.pack()
-    rules = layout.rules
-    seat = rep["seat"]
+    play = _ROUNDS[layout.game]
     total = 0.0
     square = 0.0
-    odds: Odds | None = rep.get("_odds")
     one = layout.pack() if layout.decks else [c for c in range(52)]
     for i in range(n):
         if layout.decks:
@@ -302,17 +319,7 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
             rng.shuffle(deck)
         else:  # an infinite shoe: every card drawn afresh from a whole pack
             deck = [rng.choice(one) for _ in range(40)]
-        if isinstance(rules, Lansquenet):
-            lpos = LansquenetRound(rules, tuple(deck), seat)
-            while lpos.side() != 0:
-                lpos.push(("stake",))
-            x = float(lpos.score())
-        else:
-            assert odds is not None and isinstance(rules, TwentyOne)
-            tpos = TwentyOneRound(rules, tuple(deck), seat)
-            while tpos.side() != 0:
-                tpos.push(_choose(odds, tpos))
-            x = float(tpos.score())
+        x = play(layout.rules, tuple(deck), rep["seat"], rep.get("_odds"))
         total += x
         square += x * x
         if progress is not None and (i + 1) % 1000 == 0:
@@ -322,6 +329,32 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
     half = 1.96 * sd / math.sqrt(n)
     return {"rounds": n, "seed": seed, "mean": mean, "low": mean - half, "high": mean + half,
             "contains_expectation": mean - half <= rep["expectation"] <= mean + half}
+
+
+def _lansquenet_round(rules: Any, deck: tuple[int, ...], seat: str, odds: Odds | None) -> float:
+    """One round of Lansquenet, the company staking on every card (the report's expectation)."""
+    from .position import LansquenetRound
+
+    pos = LansquenetRound(rules, deck, seat)
+    while pos.side() != 0:
+        pos.push(("stake",))
+    return float(pos.score())
+
+
+def _twenty_one_round(rules: Any, deck: tuple[int, ...], seat: str, odds: Odds | None) -> float:
+    """One round of a twenty-one game, each side playing the strategy the odds found."""
+    from .position import TwentyOneRound
+
+    assert odds is not None  # the report of a twenty-one game has them
+    pos = TwentyOneRound(rules, deck, seat)
+    while pos.side() != 0:
+        pos.push(_choose(odds, pos))
+    return float(pos.score())
+
+
+# One round played by the strategy (``simulate``), by the layout's ``game`` (Casino has no odds).
+_ROUNDS: dict[str, Callable[[Any, tuple[int, ...], str, Odds | None], float]] = {
+    "twenty-one": _twenty_one_round, "lansquenet": _lansquenet_round}
 
 
 def _unseen(odds: Odds, seen: list[int]) -> tuple[int, ...]:
