@@ -20,11 +20,11 @@ from solver import api
 from solver.bench import Config, Target, machine, peers, perft, plots, report, session, store, summary
 from solver.bench.plan import seed_plan
 from solver.cli import main
-from solver.deal import from_seed
 from solver.engines.dfs import run_dfs
 from solver.errors import InputError, UnsupportedError
 from solver.families import family_of
 from solver.limits import Limits
+from solver.shuffles import from_seed
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = Path(__file__).resolve().parent.parent
