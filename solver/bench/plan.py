@@ -131,6 +131,17 @@ def ranges(seeds: list[int | None]) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+def seeds_of(text: str) -> list[int | None]:
+    """The seeds ``ranges`` wrote: ``1-50,60`` as 1..50 and 60, ``-`` as the one start of a board."""
+    if text == "-":
+        return [None]
+    out: list[int | None] = []
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
 # ------------------------------------------------------------------- seeds
 
 
