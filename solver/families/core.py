@@ -107,11 +107,12 @@ class CorePosition:
 
     @property
     def history(self) -> list[int]:
-        """The move codes played since the deal, oldest first (a fresh list)."""
+        """The move codes played since the deal, oldest first (compiled, a fresh list;
+        interpreted, the list the position keeps, as the Python positions give theirs)."""
         if cython.compiled:
             return [self.played.data[i] for i in range(self.played.size)]
         else:
-            return list(self.played)
+            return self.played
 
     def legal_moves(self) -> list[int]:
         """The legal moves, best first, as codes."""
