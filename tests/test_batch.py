@@ -267,9 +267,8 @@ def test_killed_batch_resumes_to_the_same_rows(tmp_path: Path) -> None:
     proc = subprocess.Popen(command(killed), env=env, cwd=tmp_path, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        stored = 0
-        deadline = time.monotonic() + 60
-        while stored < 20 and time.monotonic() < deadline and proc.poll() is None:
+        stored = 0  # no deadline: however slow the machine, the batch stores its rows or ends
+        while stored < 20 and proc.poll() is None:
             time.sleep(0.05)
             if killed.exists():
                 try:

@@ -151,27 +151,32 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
 
 
 def _settle(r: TwentyOne, h: _Hand, b: _Hand) -> Fraction:
-    """The rules of payment in words: a player's bust pays at once (or, if the banker busts too and
-    the rules say so, the game is drawn); naturals pay their rate; the target pays its rate; the
-    higher total under the target wins a stake; equal totals as ``ties`` says."""
+    """What the player's hand ``h`` wins (negative: pays) against the banker's ``b``, per stake, by
+    the rules in words (``layouts/README.md``, "Games of chance"; ``docs/rules/``):
+
+    - a player over the target pays his stake at once, whatever the banker holds later, unless
+      the rules call it a drawn game when the banker goes over too (``both_bust``; 0 here);
+    - else the better hand wins: a natural beats every other hand, then the higher total, and a
+      banker over the target holds none;
+    - hands as good as each other: two naturals as ``natural_tie`` says, equal totals as ``ties``
+      says (one stake, or none);
+    - the winner is paid at his hand's rate: a natural's, the target total's, else one stake."""
     if h.bust():
         return Fraction(0) if (b.bust() and r.both_bust == "draw") else Fraction(-1)
-    if h.natural() and b.natural():
-        return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
+
+    def worth(x: _Hand) -> tuple[int, int]:
+        return (-1, 0) if x.bust() else (int(x.natural()), x.count())
+
+    def rate(x: _Hand, natural: str, target: str) -> Fraction:
+        return ratio(natural) if x.natural() else ratio(target) if x.count() == r.target else Fraction(1)
+
+    if worth(h) > worth(b):
+        return rate(h, r.natural_pays, r.target_pays)
+    if worth(h) < worth(b):
+        return -rate(b, r.banker_natural_collects, r.target_collects)
     if h.natural():
-        return ratio(r.natural_pays)
-    if b.natural():
-        return -ratio(r.banker_natural_collects)
-    mine, his = h.count(), b.count()
-    if b.bust():
-        return ratio(r.target_pays) if mine == r.target else Fraction(1)
-    if mine == his:
-        return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
-    if mine == r.target:
-        return ratio(r.target_pays)
-    if his == r.target:
-        return -ratio(r.target_collects)
-    return Fraction(1) if mine > his else Fraction(-1)
+        return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
+    return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
 
 
 def replay_lansquenet(rules: Lansquenet, pack: list[str], seat: str, line: Line) -> tuple[str | None, Fraction]:
