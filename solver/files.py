@@ -66,3 +66,30 @@ def read_text(path: str, limit: int, what: str, expected: str, error: type[Input
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None
+
+
+def check_writable(path: str, option: str, suffix: str = "") -> None:
+    """``InputError`` (naming ``option``) unless a file can be made at ``path`` (and at ``path +
+    suffix``, a file written beside it): its folder exists and takes files, its name fits the file
+    system, and it is not a folder.  Checked before the work; leaves nothing behind."""
+    import os
+    import tempfile
+
+    where = shown(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"{option} {where}: is a folder; expected a file name")
+    if not os.path.isdir(folder):
+        raise InputError(f"{option} {where}: folder {shown(folder)} does not exist")
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(os.path.basename(path) + suffix)) > longest:
+        raise InputError(f"{option} {where[:80]}...: the file name is longer than this file system allows "
+                         f"({longest} bytes" + (f", with {suffix!r} added" if suffix else "") + ")")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".patience-probe-"):
+            pass
+    except OSError as e:
+        raise InputError(f"{option} {where}: cannot write in {shown(folder)}: {e.strerror or e}") from None

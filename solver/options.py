@@ -9,6 +9,7 @@ from typing import Any
 from . import api
 from .errors import InputError
 from .families import AnyLayout
+from .files import check_writable
 
 
 def nonnegative_int(text: str) -> int:
@@ -143,8 +144,6 @@ def add_moves(p: argparse.ArgumentParser, required: bool, what: str) -> None:
 
 def layout_arg(args: argparse.Namespace) -> str:
     """The layout the command names: LAYOUT, or the file of ``--rules`` (exactly one of them)."""
-    from .errors import InputError
-
     rules = getattr(args, "rules", None)
     if (args.layout is None) == (rules is None):
         raise InputError("give a LAYOUT or --rules FILE.json (one of them)")
@@ -169,6 +168,13 @@ def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
 
 def add_out(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--out", metavar="FILE", help=f"write {what} to FILE instead of printing it")
+    p.set_defaults(check_out=True)  # the command line checks that FILE can be written before the work
+
+
+def check_out(args: argparse.Namespace) -> None:
+    """``--out FILE`` of ``add_out``: bad input at once, not after the work, when FILE cannot be written."""
+    if getattr(args, "check_out", False) and args.out is not None:
+        check_writable(args.out, "--out")
 
 
 def emit(text: str, out: str | None) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import Any
 
 from .. import graph
 from ..errors import InputError
+from ..files import check_writable
 from ..live import LiveLine
 from ..options import add_deal_source, add_layout, load, positive_int, seconds_or_none
 
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_graph(args: argparse.Namespace) -> int:
     for path in args.out:  # bad names and places fail before the work
         graph.check_out_path(path)
-        check_writable(path)
+        check_writable(path, "--out")
     layout, deal = load(args)
     pictures = [path for path in args.out if path.lower().endswith(".png")]
     # A picture holds at most MAX_DRAWN states: explore one more than that, no further, so that a
@@ -70,18 +70,6 @@ def run_graph(args: argparse.Namespace) -> int:
         for path in args.out:
             print(f"wrote {path}")
     return 0
-
-
-def check_writable(path: str) -> None:
-    """``InputError`` unless a file can be written at ``path``: its folder exists and takes files,
-    and the path is not a folder."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise InputError(f"--out {path}: is a folder; expected a file name")
-    if not os.path.isdir(folder):
-        raise InputError(f"--out {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"--out {path}: cannot write in {folder}")
 
 
 def format_figures(name: str, seed: int | None, f: dict[str, Any]) -> str:
