@@ -10,6 +10,7 @@ from . import api
 from .errors import InputError
 from .families import AnyLayout
 from .files import check_writable
+from .limits import MAX_NODES
 
 
 def nonnegative_int(text: str) -> int:
@@ -19,6 +20,15 @@ def nonnegative_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def node_count(text: str) -> int:
+    """A node limit: 0..``limits.MAX_NODES`` (more would overflow the compiled cores' counters; no
+    search comes near it)."""
+    value = nonnegative_int(text)
+    if value > MAX_NODES:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{MAX_NODES} (10^18), got {text}")
     return value
 
 
@@ -64,6 +74,19 @@ def positive_float(text: str) -> float:
     return value
 
 
+# The one default time limit of every command that searches or computes without a known end:
+# `solve`, `hint`, `analyse` (the whole analysis), `batch` (each deal), `graph` and `odds` stop by
+# themselves after a minute, answering unknown (README, "Time limits"); `--timeout 0`: no limit.
+DEFAULT_TIMEOUT = 60.0
+
+
+def add_timeout(p: argparse.ArgumentParser, what: str, default: float = DEFAULT_TIMEOUT,
+                then: str = "answering unknown") -> None:
+    """``--timeout SECONDS``: ``what`` stops after that long (``then``: what becomes of the answer)."""
+    p.add_argument("--timeout", type=seconds_or_none, default=default, metavar="SECONDS",
+                   help=f"stop {what} after this many seconds, {then} (default {default:g}; 0: no time limit)")
+
+
 def seconds_or_none(text: str) -> float | None:
     """A time limit: a number of seconds > 0, or 0 (or ``none``) for no limit."""
     if text.strip().lower() in ("0", "none"):
@@ -97,6 +120,38 @@ def memory_size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected at least 1M (the table needs room for thousands of "
                                          f"positions; the process itself uses more), got {text!r}")
     return value
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, where the system says."""
+    import os
+
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def fit_memory(size: int | None) -> int | None:
+    """``--max-memory``, at most this machine's memory (a table bound beyond it cannot be allocated:
+    Casino's fixed table would fail at once, a growing one only when the machine is out of
+    memory); a size cut down is said in one line on stderr, as ``--jobs`` beyond the cores is."""
+    import sys
+
+    most = physical_memory()
+    if size is None or most is None or size <= most:
+        return size
+    print(f"patience: --max-memory {size_text(size)}: more than this machine's memory; using "
+          f"{size_text(most)}", file=sys.stderr)
+    return most
+
+
+def size_text(n: int) -> str:
+    """Bytes as ``--max-memory`` reads them: ``1.5G``, ``500M``."""
+    for unit in "TGMK":
+        if n >= _UNITS[unit]:
+            return f"{n / _UNITS[unit]:.4g}{unit}"
+    return str(n)
 
 
 def add_layout(p: argparse.ArgumentParser) -> None:

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deals solved at once (default: every core; at most 4 per core and one per deal; "
                         "with --scheduler, every worker thread)")
     p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see below)")
-    add_limits(p)
+    add_limits(p, "each deal's search")
     add_core(p)
     p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")

@@ -10,9 +10,7 @@ from .. import graph
 from ..errors import InputError
 from ..files import check_writable
 from ..live import LiveLine
-from ..options import add_deal_source, add_layout, load, positive_int, seconds_or_none
-
-DEFAULT_TIMEOUT = 60.0  # seconds
+from ..options import add_deal_source, add_layout, add_timeout, load, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,8 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deal_source(p)
     p.add_argument("--max-nodes", type=positive_int, default=graph.DEFAULT_MAX_NODES, metavar="K",
                    help=f"keep at most K states, the nearest to the deal (default {graph.DEFAULT_MAX_NODES})")
-    p.add_argument("--timeout", type=seconds_or_none, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"stop exploring after this long (default {DEFAULT_TIMEOUT:g}; 0: no time limit)")
+    add_timeout(p, "exploring", then="the graph cut there")
     p.add_argument("--out", action="append", default=[], metavar="FILE",
                    help="write the graph: .graphml, .gexf, .dot/.gv, or a .png picture (needs matplotlib; "
                         f"up to {graph.MAX_DRAWN} states); may be given more than once")

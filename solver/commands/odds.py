@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from ..errors import EngineDisagreement, InputError
 from ..families import family_of
 from ..families.chance import odds
-from ..options import add_out, add_settings, emit, nonnegative_int, positive_int
-from ..result import EXIT_DISAGREEMENT
+from ..options import add_out, add_settings, add_timeout, emit, nonnegative_int, positive_int
+from ..result import EXIT_CODES, EXIT_DISAGREEMENT
 
 MAX_ROUNDS = 10_000_000
 
@@ -50,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print everything as JSON")
     g.add_argument("--svg", action="store_true", help="the strategy as a chart (SVG)")
+    add_timeout(p, "the odds and the simulation", then="answering unknown, or with the rounds played so far")
     add_out(p, "the output")
     p.set_defaults(handler=run_odds)
 
@@ -79,11 +81,18 @@ def run_odds(args: argparse.Namespace) -> int:
         return 0
     if args.svg and not isinstance(layout.rules, odds.TwentyOne):
         raise InputError(f"--svg: layout {layout.name!r} has no strategy by total and up-card to draw")
-    with _bar("odds", "starts") as bar:
-        rep = odds.report(layout, seat, bar)
+    clock = _Clock(args.timeout)
+    try:
+        with _bar("odds", "starts") as bar:
+            rep = odds.report(layout, seat, bar, clock.check)
+    except odds.Stopped as e:
+        what = f"{layout.name}: unknown ({e}): the exact odds are not finished; --timeout 0 for no limit"
+        emit(json.dumps({"layout": layout.name, "seat": seat or layout.seats[0], "decks": layout.decks,
+                         "expectation": None, "reason": str(e)}) if args.json else what, args.out)
+        return EXIT_CODES["unknown"]
     if args.simulate:
         with _bar("simulating", "rounds") as bar:
-            rep["simulation"] = odds.simulate(layout, rep, args.simulate, args.sim_seed, bar)
+            rep["simulation"] = odds.simulate(layout, rep, args.simulate, args.sim_seed, bar, clock.check)
     rep.pop("_odds", None)
     if args.json:
         emit(json.dumps(rep), args.out)
@@ -99,7 +108,19 @@ def run_odds(args: argparse.Namespace) -> int:
                                   f"{100 * sim['mean']:+.4f}% is {abs(sim['standard_errors_off']):.1f} standard "
                                   f"errors from the exact {100 * rep['expectation']:+.6f}% (at most "
                                   f"{odds.AGREE_SE} expected; a bug: please report it)")
-    return 0
+    return EXIT_CODES["unknown"] if sim is not None and sim["stopped"] else 0
+
+
+class _Clock:
+    """``--timeout``: ``check`` raises ``odds.Stopped`` once the time is up."""
+
+    def __init__(self, timeout: float | None):
+        self.timeout = timeout
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+
+    def check(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise odds.Stopped(f"timeout {self.timeout:g} s")
 
 
 class SimulationDisagrees(EngineDisagreement):
@@ -164,7 +185,8 @@ def format_report(rep: dict[str, Any]) -> str:
     if "simulation" in rep:
         s = rep["simulation"]
         lines.append("")
-        lines.append(f"simulated {s['rounds']} rounds (--sim-seed {s['seed']}): mean {100 * s['mean']:+.4f}%, 95% "
+        cut = f" (stopped: {s['stopped']})" if s["stopped"] else ""
+        lines.append(f"simulated {s['rounds']} rounds{cut} (--sim-seed {s['seed']}): mean {100 * s['mean']:+.4f}%, 95% "
                      f"interval {100 * s['low']:+.4f}% .. {100 * s['high']:+.4f}%; "
                      f"{s['standard_errors_off']:+.2f} standard errors from the exact value"
                      + ("" if s["agrees"] else f": DISAGREES (more than {odds.AGREE_SE})"))

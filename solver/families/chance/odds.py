@@ -24,6 +24,11 @@ from .rules import Casino, Lansquenet, TwentyOne
 from .twentyone import BUST, NATURAL, Odds, UnboundedError, doubled_draw_value, full_shoe, value
 
 Progress = Callable[[int, int], None]
+Check = Callable[[], None]  # called between steps of the work; raises ``Stopped`` to stop it
+
+
+class Stopped(Exception):
+    """The caller's ``check`` stopped the work (a time limit); the message is the reason."""
 ACTIONS = {"S": "stand", "H": "draw", "D": "double", "P": "split", "N": "natural"}
 
 
@@ -145,9 +150,13 @@ def _add(group: tuple[int, ...], k: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------ the report
 
 
-def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | None = None) -> dict[str, Any]:
-    """The seat's exact expectation with both sides at their best, and the strategy."""
+def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | None = None,
+           check: Check | None = None) -> dict[str, Any]:
+    """The seat's exact expectation with both sides at their best, and the strategy.  ``check`` is
+    called between steps of the work (a start, a rule of the banker, a round of the doubled game's
+    iteration; Lansquenet's recursion has none inside) and may raise ``Stopped``."""
     rules = layout.rules
+    tick: Progress | None = None if check is None else lambda done, total: check()
     seat = seat or layout.seats[0]
     sign = 1 if seat == layout.seats[0] else -1
     t0 = time.perf_counter()
@@ -158,6 +167,8 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
                                "`patience solve casino --seed N` decides a known shuffle")
     if isinstance(rules, Lansquenet):
         value, stakes = lansquenet_value(rules, layout.decks)
+        if check is not None:
+            check()
         best, best_stakes = lansquenet_value(rules, layout.decks, choose=True)
         out.update({"expectation": float(sign * value), "exact": str(sign * value),
                     "stakes_per_round": float(stakes), "per_stake": float(sign * value / stakes) if stakes else None,
@@ -178,7 +189,7 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
         best: tuple[Odds, Any, str | None, int] | None = None  # kept alone: each rule's tables are large
         for t in range(low, rules.target + 1):
             try:
-                got = _twenty_one(replace(rules, stands_on=t), layout.decks, None)
+                got = _twenty_one(replace(rules, stands_on=t), layout.decks, tick)
             except UnboundedError:  # the banker would never choose a rule that gives the game no value
                 continue
             rule_values[t] = float(got[1])
@@ -194,7 +205,7 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
         out["by_banker_rule"] = {str(t): sign * v for t, v in rule_values.items()}
     else:
         try:
-            odds, value, exact, iterations = _twenty_one(rules, layout.decks, progress)
+            odds, value, exact, iterations = _twenty_one(rules, layout.decks, _both(progress, tick))
         except UnboundedError as e:
             raise UnsupportedError(f"layout {layout.name!r}: {e}") from None
     out.update({"expectation": sign * float(value), "exact": None if exact is None else str(sign * Fraction(exact)),
@@ -208,11 +219,22 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
     return out
 
 
+def _both(a: Progress | None, b: Progress | None) -> Progress | None:
+    if a is None or b is None:
+        return a or b
+
+    def both(done: int, total: int) -> None:
+        a(done, total)
+        b(done, total)
+
+    return both
+
+
 def _twenty_one(rules: TwentyOne, decks: int, progress: Progress | None) -> tuple[Odds, Any, str | None, int]:
     """The round's odds: (the odds, the value, its exact fraction where computed in fractions, the
     rounds of the doubled-draw iteration)."""
     if rules.draw == "doubled" and rules.both_bust == "draw":
-        v, iterations = doubled_draw_value(rules, decks)
+        v, iterations = doubled_draw_value(rules, decks, progress=progress)
         odds = Odds(rules, decks, float, 2 * v)
         return odds, odds.expectation(progress), None, iterations
     exactly = decks == 0  # a finite shoe in floats: 10-100 times faster, within 1e-12 (twentyone's text)
@@ -299,21 +321,31 @@ AGREE_SE = 4  # a simulation further than this many standard errors from the exa
 
 
 def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
-             progress: Progress | None = None) -> dict[str, Any]:
+             progress: Progress | None = None, check: Check | None = None) -> dict[str, Any]:
     """Play ``n`` random shuffles (``random.Random(seed)``) from the seat's side, each side as the
     odds have it play: the player (the company) by the strategy found, the banker by his rule, at
     his best seeing the player's cards (``banker_play = "best"``), or, not seeing them
     (``"blind"``), by the rule the odds chose for him.  A drawn game replayed for double stakes
     (``draw = "doubled"``) is replayed, from a fresh shuffle.  The mean, its standard error and
     95% interval (normal, from the sample's spread), and whether it agrees with the exact value:
-    within ``AGREE_SE`` standard errors (a chance of 6e-5 to fail when the exact value is right)."""
+    within ``AGREE_SE`` standard errors (a chance of 6e-5 to fail when the exact value is right).
+    ``check``, called every 1000 rounds, may raise ``Stopped``: the rounds played so far are the
+    sample, and ``stopped`` names the reason."""
     rng = random.Random(seed)
     rules = layout.rules
     sign = 1 if rep["seat"] == layout.seats[0] else -1
     total = square = 0.0
     odds: Odds | None = rep.get("_odds")
     memo: dict[Any, tuple[str]] = {}
+    stopped = None
+    played = 0
     for i in range(n):
+        if check is not None and i and i % 1000 == 0:
+            try:
+                check()
+            except Stopped as e:
+                stopped = str(e)
+                break
         if isinstance(rules, Lansquenet):
             x = _lansquenet_round(rules, _shuffled(layout, rng))
         else:
@@ -326,8 +358,10 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
         x *= sign
         total += x
         square += x * x
+        played += 1
         if progress is not None and (i + 1) % 1000 == 0:
             progress(i + 1, n)
+    n = played
     mean = total / n
     sd = math.sqrt(max(square / n - mean * mean, 0.0) * n / max(n - 1, 1))
     se = sd / math.sqrt(n)
@@ -335,7 +369,7 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
     return {"rounds": n, "seed": seed, "mean": mean, "standard_error": se,
             "low": mean - 1.96 * se, "high": mean + 1.96 * se,
             "standard_errors_off": off / se if se else (0.0 if abs(off) < 1e-12 else math.inf),
-            "agrees": abs(off) <= AGREE_SE * se + 1e-12}
+            "agrees": abs(off) <= AGREE_SE * se + 1e-12, "stopped": stopped}
 
 
 def _shuffled(layout: ChanceLayout, rng: random.Random) -> tuple[int, ...]:
