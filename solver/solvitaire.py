@@ -280,7 +280,9 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         order.append("tableau")
     if hole["present"] and hole["base card"] == "random":
         order.append("hole")
-    data["deal"] = {"order": order, "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
+    # seed N is Solvitaire's --random N, as for the built-in layouts of its games (somerset.toml)
+    data["deal"] = {"generator": "solvitaire", "order": order,
+                    "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
     return data, top
 
 
