@@ -52,7 +52,7 @@ from typing import Any
 
 from . import cards
 from .errors import CardError, DealError, SeedError
-from .files import DEAL_LIMIT, parse_json, read_text, shown
+from .files import DEAL_LIMIT, json_text, parse_json, read_text, shown
 from .layout import Layout
 
 Deal = dict[str, list[int]]
@@ -126,7 +126,7 @@ def seed_range(layout: Layout) -> tuple[int, int]:
 def check_seed(layout: Layout, seed: int) -> None:
     lo, hi = seed_range(layout)
     if not isinstance(seed, int) or not lo <= seed <= hi:
-        raise SeedError(f"seed {seed}: expected an integer {lo}..{hi} for layout {layout.name!r}")
+        raise SeedError.outside(seed, lo, hi, layout.name)
 
 
 def generator(layout: Layout) -> str:
@@ -356,7 +356,7 @@ def from_json(obj: object, layout: Layout, where: str) -> Deal:
         if not isinstance(stack, str) or not stack.isprintable():
             raise DealError(f"{where}: {stack!r}: expected a stack name such as 'tableau:0' or 'stock'")
         if not isinstance(cs, list):
-            raise DealError(f"{where}: {stack}: expected a list of card names, got {cs!r}")
+            raise DealError(f"{where}: {stack}: expected a list of card names, got {json_text(cs)}")
         out = []
         for i, c in enumerate(cs):
             try:

@@ -49,7 +49,8 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
 def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
     """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
     (a leading byte-order mark is dropped); ``-`` reads standard input.  Anything else raises
-    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
+    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML"),
+    an empty file (or one of blanks alone) among them."""
     try:
         if path == STDIN:
             if sys.stdin is None:
@@ -63,9 +64,12 @@ def read_text(path: str, limit: int, what: str, expected: str, error: type[Input
     if len(data) > limit:
         raise error(f"{shown(path)}: {what} larger than {size_text(limit)}; expected {expected}")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None
+    if not text.strip():
+        raise error(f"{shown(path)}: the {what} is empty; expected {expected}")
+    return text
 
 
 def check_writable(path: str, option: str, suffix: str = "") -> None:
@@ -93,3 +97,13 @@ def check_writable(path: str, option: str, suffix: str = "") -> None:
             pass
     except OSError as e:
         raise InputError(f"{option} {where}: cannot write in {shown(folder)}: {e.strerror or e}") from None
+
+
+def json_text(value: Any, width: int = 60) -> str:
+    """A value read from a JSON file as JSON writes it (``true``, ``null``, ``{"card": "AS"}``), cut
+    to ``width`` characters: messages speak the file's language, never Python's (``True``, ``None``)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)
+    return text if len(text) <= width else text[:width - 3] + "..."

@@ -32,6 +32,14 @@ def node_count(text: str) -> int:
     return value
 
 
+def whole_number(text: str) -> int:
+    """A whole number of any sign: ``--seed``, whose range is the layout's to say (``SeedError.outside``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def random_seed(text: str) -> int:
     """A random seed for CP-SAT (a 32-bit signed integer there) and the DFS's restarts."""
     value = nonnegative_int(text)
@@ -161,14 +169,14 @@ def add_layout(p: argparse.ArgumentParser) -> None:
                                                         "instead of LAYOUT: mapped onto the layout schema")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
-    add_settings(p)
+    add_settings(p, rules=True)
 
 
-def add_settings(p: argparse.ArgumentParser) -> None:
+def add_settings(p: argparse.ArgumentParser, rules: bool = False, example: str = "--set reserve.capacity=0") -> None:
+    """``--set KEY=VALUE``; ``rules``: the command also takes ``--rules`` (say so)."""
+    of = "the layout file (or of the layout --rules maps to)" if rules else "the layout file"
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="change a key of the layout file (or of the layout --rules maps to), checked like the file "
-                        "(repeatable), e.g. "
-                        "--set reserve.capacity=0, --set decks=1")
+                   help=f"change a key of {of}, checked like the file (repeatable), e.g. {example}, --set decks=1")
 
 
 def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -> str | AnyLayout | None:
@@ -182,7 +190,7 @@ def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()  # one is required, unless the layout has no shuffle (api.make_deal)
-    g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
+    g.add_argument("--seed", type=whole_number, metavar="N", help="the deal numbered N (its range: the layout's)")
     g.add_argument("--deal", metavar="FILE",
                    help="read the deal: JSON, the listing `patience deal` prints, or the fc-solve board format "
                         "(-: standard input)")

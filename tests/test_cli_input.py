@@ -119,7 +119,7 @@ CASES: dict[str, tuple[list[str], str]] = {
     "no-deal-file": (["deal", "freecell", "--deal", "{d}/nope.board"],
                      r"nope\.board: cannot read deal file"),
     "negative-seed": (["deal", "freecell", "--seed", "-1"],
-                      r"argument --seed: expected a number >= 0, got -1"),
+                      r"seed -1: expected an integer 1\.\.8589934591 for layout 'freecell'"),
     "seed-not-a-number": (["solve", "golf", "--seed", "x1"],
                           r"argument --seed: expected a whole number, got 'x1'"),
     "seed-too-large": (["deal", "freecell", "--seed", "8589934592"],

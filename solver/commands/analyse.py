@@ -27,6 +27,7 @@ from ..options import (
     seconds_or_none,
 )
 from .solve import add_core, add_limits, limits_from
+from .solve import format_stat as result_stat
 
 SEARCH_TIMEOUT = 10.0  # seconds per position searched (the whole analysis: --timeout, the common default)
 
@@ -187,7 +188,7 @@ def _limit(a: Analysis, ks: list[int]) -> str:
 
 
 def format_hint(h: Hint, what: str) -> str:
-    stats = ", ".join(f"{k} {v}" for k, v in h.stats.items())
+    stats = ", ".join(result_stat(k, v) for k, v in h.stats.items())  # as `patience solve` prints them
     if h.verdict == "won":
         if not h.line:
             return f"{what}: won: the game is won already  [{stats}]"

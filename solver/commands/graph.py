@@ -14,7 +14,11 @@ from ..options import add_deal_source, add_layout, add_timeout, load, positive_i
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("graph", help="build a deal's state graph: print its figures, write it to files")
+    p = sub.add_parser("graph", help="build a deal's state graph: print its figures, write it to files",
+                       description="Explore the positions a deal can reach, nearest first, up to --max-nodes states "
+                                   "or --timeout; label each won, winnable or lost; print the graph's figures "
+                                   "(states, branching factor, transpositions, dead ends, shortest win) and write it "
+                                   "with --out (GraphML, GEXF, DOT, or a PNG picture of small graphs).")
     add_layout(p)
     add_deal_source(p)
     p.add_argument("--max-nodes", type=positive_int, default=graph.DEFAULT_MAX_NODES, metavar="K",

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "their best, computed exactly over the pack's composition (not simulated); "
                                    "the best first action by total and up-card.")
     p.add_argument("layout", help="a game of chance: blackjack, vingt-un, dvadtsat-odin, quinze, lansquenet")
-    add_settings(p)
+    add_settings(p, example="--set hits_soft_17=true")
     p.add_argument("--seat", default=None, metavar="SEAT", help="the side to price (default: the player)")
     p.add_argument("--dealer", action="store_true",
                    help="the banker's final totals by up-card, before he looks for a natural")

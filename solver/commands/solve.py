@@ -66,7 +66,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "reduced deals: it keeps every state it meets; --max-nodes bounds them)")
     p.set_defaults(handler=run_solve)
 
-    p = sub.add_parser("verify", help="replay a result's solution and check every move")
+    p = sub.add_parser("verify", help="replay a result's solution and check every move",
+                       description="Replay a result's solution (`patience solve --json`) move by move through the "
+                                   "layout's referee, and check its deal (the seed's deal when it names a seed) and "
+                                   "its rules fingerprint. Exit code 0 when every move is legal and the line ends as "
+                                   "the verdict says; 2 naming the first illegal move or the first wrong key.")
     p.add_argument("result", help="a result JSON file written by `patience solve --json`")
     p.add_argument("--layout", help="the layout (default: the one the result names)")
     add_settings(p)

@@ -145,9 +145,15 @@ def read_rules(game: str, t: Table) -> Any:
     rules = cls(**values)
     if isinstance(rules, Casino) and (52 - rules.table_cards) % (2 * rules.hand_size):
         # every deal gives both hands as many cards: the elder plays first, the dealer answers
-        key = "hand_size" if "hand_size" in t.data else "table_cards"
-        raise t.fail(key, f"hand_size {rules.hand_size} and table_cards {rules.table_cards} that deal the pack out "
-                          "in whole rounds of two hands (52 - table_cards a multiple of 2 * hand_size)")
+        h, n = rules.hand_size, rules.table_cards
+        if "hand_size" in t.data:
+            fits = [str(k) for k in range(1, RANGES["hand_size"][1] + 1) if (52 - n) % (2 * k) == 0]
+            want = f"a hand size that deals the pack out in whole rounds of two hands with table_cards = {n}: " \
+                   f"{', '.join(fits)} (52 - table_cards a multiple of 2 * hand_size)"
+            raise t.fail("hand_size", want)
+        fits = [str(k) for k in range(RANGES["table_cards"][1] + 1) if (52 - k) % (2 * h) == 0]
+        raise t.fail("table_cards", f"table cards that leave the pack dealt out in whole rounds of two hands of "
+                                    f"hand_size = {h}: {', '.join(fits) or 'none'}")
     if isinstance(rules, TwentyOne):
         if rules.banker_play == "rule" and rules.stands_on > rules.target:
             raise t.fail("stands_on", f"at most target = {rules.target}")
