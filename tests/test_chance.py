@@ -161,13 +161,13 @@ def test_minimax_agrees_with_the_plain_search_and_the_referee(name):
 def test_referee_refuses_a_wrong_line():
     layout = api.load_layout("blackjack")
     result = api.solve(layout, seed=3)
+    assert result.solution  # a line to cut short
     bad = result.to_json()
     bad["score"] = str(Fraction(bad["score"]) + 1)
-    assert api.verify(bad) is not None
-    if result.solution:
-        bad = result.to_json()
-        bad["solution"] = bad["solution"][:-1]
-        assert api.verify(bad) is not None
+    assert f"not at the result's score {bad['score']}" in (api.verify(bad) or "")
+    bad = result.to_json()
+    bad["solution"] = bad["solution"][:-1]
+    assert "the line ends before" in (api.verify(bad) or "")
 
 
 def _random_line(pos, rng):
