@@ -186,21 +186,21 @@ def report(layout: ChanceLayout, seat: str | None = None, progress: Progress | N
     rule_values: dict[int, float] = {}
     if rules.banker_play == "blind":  # the banker's best rule against the player's best reply to it
         low = max(rules.target - 10, 2)
-        best: tuple[Odds, Any, str | None, int] | None = None  # kept alone: each rule's tables are large
+        chosen: tuple[Odds, Any, str | None, int] | None = None  # kept alone: each rule's tables are large
         for t in range(low, rules.target + 1):
             try:
                 got = _twenty_one(replace(rules, stands_on=t), layout.decks, tick)
             except UnboundedError:  # the banker would never choose a rule that gives the game no value
                 continue
             rule_values[t] = float(got[1])
-            if best is None or rule_values[t] < float(best[1]):
-                best, best_rule = got, t
+            if chosen is None or rule_values[t] < float(chosen[1]):
+                chosen, best_rule = got, t
             if progress is not None:
                 progress(t - low + 1, rules.target - low + 1)
-        if best is None:
+        if chosen is None:
             raise UnsupportedError(f"layout {layout.name!r}: under every rule of the banker a round is drawn half "
                                    "the time or more, which gives the game at doubled stakes no finite value")
-        odds, value, exact, iterations = best
+        odds, value, exact, iterations = chosen
         out["banker_rule"] = f"stand on {best_rule} or more"
         out["by_banker_rule"] = {str(t): sign * v for t, v in rule_values.items()}
     else:

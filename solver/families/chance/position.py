@@ -201,7 +201,7 @@ class TwentyOneRound:
 
     def score(self) -> Fraction:
         """The seat's result in stakes (a drawn game, Quinze's both bust, counts 0)."""
-        return self.sign * sum((stake * (got or 0) for stake, got in self.settlements()), Fraction(0))
+        return self.sign * sum((stake * Fraction(got or 0) for stake, got in self.settlements()), Fraction(0))
 
     def banked(self) -> Fraction:
         return Fraction(0)
