@@ -224,7 +224,7 @@ def run_verify(args: argparse.Namespace) -> int:
     result = Result.from_json(read_result(args.result), path)
     problem = api.verify(result, recorded_layout(args, result.layout, result.max_rank))
     if problem is not None:
-        print(f"patience: {path}: {problem}", file=sys.stderr)
+        print(f"patience: error: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if result.seat is not None:
         ends = f"at {result.score}" if result.score is not None else "on the verdict's side"
