@@ -58,7 +58,7 @@ def test_every_command_with_such_options_is_covered():
 
 
 # capsys is read (and emptied) in every example
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(OPTIONS), VALUES)
 def test_a_bad_value_is_one_line_and_exit_2(tmp_path_factory, capsys, option, value):
     command, flag = option

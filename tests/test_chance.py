@@ -345,16 +345,23 @@ def test_compiled_and_python_cores_from_the_command_line(capsys):
 # Random rule tables of the twenty-one games: every settling rule and its values (the checks of
 # ``rules.read_rules`` refuse the combinations that cannot be played; those examples are dropped).
 RATIOS = st.sampled_from(["1:1", "2:1", "3:2", "3:1", "6:5"])
-TWENTY_ONE_RULES = st.fixed_dictionaries({}, optional={
-    "decks": st.integers(1, 3), "target": st.sampled_from([15, 21, 25]), "ace": st.sampled_from(["one-or-eleven",
-                                                                                                "one"]),
-    "hand": st.integers(1, 2), "upcard": st.booleans(), "naturals": st.booleans(), "peek": st.booleans(),
-    "natural_pays": RATIOS, "banker_natural_collects": RATIOS, "natural_tie": st.sampled_from(["push", "banker"]),
-    "target_pays": RATIOS, "target_collects": RATIOS, "ties": st.sampled_from(["push", "banker", "player"]),
-    "both_bust": st.sampled_from(["player-loses", "draw"]), "banker_play": st.sampled_from(["rule", "best", "blind"]),
-    "stands_on": st.integers(11, 17), "hits_soft_17": st.booleans(),
-    "double": st.sampled_from(["none", "any-two", "9-11", "10-11"]), "double_after_split": st.booleans(),
-    "split_hands": st.integers(1, 4), "resplit_aces": st.booleans(), "hit_split_aces": st.booleans()})
+
+
+def twenty_one_rules(decks: st.SearchStrategy[int]) -> st.SearchStrategy[dict]:
+    """Every rule key but ``draw`` (doubled stakes: ``test_odds``), each present or not."""
+    return st.fixed_dictionaries({"decks": decks}, optional={
+        "target": st.sampled_from([15, 19, 21, 23, 25]), "ace": st.sampled_from(["one-or-eleven", "one"]),
+        "hand": st.integers(1, 2), "upcard": st.booleans(), "naturals": st.booleans(), "peek": st.booleans(),
+        "natural_pays": RATIOS, "banker_natural_collects": RATIOS, "natural_tie": st.sampled_from(["push", "banker"]),
+        "target_pays": RATIOS, "target_collects": RATIOS, "ties": st.sampled_from(["push", "banker", "player"]),
+        "both_bust": st.sampled_from(["player-loses", "draw"]),
+        "banker_play": st.sampled_from(["rule", "best", "blind"]), "stands_on": st.integers(11, 17),
+        "hits_soft_17": st.booleans(), "double": st.sampled_from(["none", "any-two", "9-11", "10-11"]),
+        "double_after_split": st.booleans(), "split_hands": st.integers(1, 4), "resplit_aces": st.booleans(),
+        "hit_split_aces": st.booleans()})
+
+
+TWENTY_ONE_RULES = twenty_one_rules(st.integers(1, 3))
 
 
 def settings_of(rules: dict) -> list[str]:
@@ -467,15 +474,16 @@ def test_solve_prints_the_line_and_exit_codes(capsys):
 
 
 def test_odds_text_json_svg_and_simulation(capsys, tmp_path):
-    assert main(["odds", "blackjack", "--set", "decks=0", "--simulate", "2000", "--sim-seed", "3", "--json"]) == 0
+    assert main(["odds", "blackjack", "--set", "decks=0", "--simulate", "2000", "--sim-seed", "3", "--timeout", "0",
+                 "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["expectation"] == pytest.approx(-0.00511734, abs=1e-8)
     sim = rep["simulation"]
     assert sim["low"] < sim["mean"] < sim["high"] and sim["rounds"] == 2000
     out = tmp_path / "s.svg"
-    assert main(["odds", "blackjack", "--set", "decks=0", "--svg", "--out", str(out)]) == 0
+    assert main(["odds", "blackjack", "--set", "decks=0", "--svg", "--out", str(out), "--timeout", "0"]) == 0
     assert out.read_text().startswith("<svg") and "hard 16" in out.read_text()
-    assert main(["odds", "lansquenet"]) == 0
+    assert main(["odds", "lansquenet", "--timeout", "0"]) == 0
     assert "banker's edge per unit staked" in capsys.readouterr().out
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
+from test_chance import twenty_one_rules
 
 from solver import api
 from solver.cli import main
@@ -22,7 +23,7 @@ from solver.schema import builtin_names
 
 CHANCE = [name for name in builtin_names() if isinstance(lay := api.load_layout(name), ChanceLayout)
           and lay.game != "casino"]  # Casino's odds are not computed (hidden hands)
-ROUNDS = {"blackjack": 2000}  # its 6-pack shoe makes each decision slow to price (splits); 20000 elsewhere
+ROUNDS = {"blackjack": 2000}  # its 6-pack shoe makes each decision slow to price (splits); 10000 elsewhere
 
 
 def test_the_games_of_chance_are_the_ones_priced():
@@ -31,34 +32,27 @@ def test_the_games_of_chance_are_the_ones_priced():
 
 @pytest.mark.parametrize("name", CHANCE)
 def test_every_built_in_game_simulates_within_4_standard_errors(name, capsys):
-    n = ROUNDS.get(name, 20000)
-    code = main(["odds", name, "--simulate", str(n), "--sim-seed", "1", "--json"])
+    n = ROUNDS.get(name, 10000)
+    code = main(["odds", name, "--simulate", str(n), "--sim-seed", "1", "--timeout", "0", "--json"])
     sim = json.loads(capsys.readouterr().out)["simulation"]
     assert code == 0 and sim["agrees"] and abs(sim["standard_errors_off"]) <= odds.AGREE_SE, sim
     assert sim["rounds"] == n and sim["standard_error"] > 0 and sim["low"] < sim["mean"] < sim["high"]
 
 
-RATIOS = st.sampled_from(["1:1", "2:1", "3:2", "3:1"])
 # Twenty-one on an infinite shoe (exact in fractions, well under a second), every rule key but
 # ``draw`` (a drawn game replayed at double stakes has a heavy tail: its own test below).
-TWENTY_ONE = st.fixed_dictionaries({"decks": st.just(0)}, optional={
-    "target": st.sampled_from([15, 19, 21, 23]), "ace": st.sampled_from(["one-or-eleven", "one"]),
-    "hand": st.integers(1, 2), "upcard": st.booleans(), "naturals": st.booleans(), "peek": st.booleans(),
-    "natural_pays": RATIOS, "banker_natural_collects": RATIOS, "natural_tie": st.sampled_from(["push", "banker"]),
-    "target_pays": RATIOS, "target_collects": RATIOS, "ties": st.sampled_from(["push", "banker", "player"]),
-    "both_bust": st.sampled_from(["player-loses", "draw"]), "banker_play": st.sampled_from(["rule", "best", "blind"]),
-    "stands_on": st.integers(12, 17), "hits_soft_17": st.booleans(),
-    "double": st.sampled_from(["none", "any-two", "9-11", "10-11"]), "double_after_split": st.booleans(),
-    "split_hands": st.integers(1, 4), "resplit_aces": st.booleans(), "hit_split_aces": st.booleans()})
+TWENTY_ONE = twenty_one_rules(st.just(0))
 LANSQUENET = st.fixed_dictionaries({}, optional={
     "hand_cards": st.integers(0, 4), "stakes": st.sampled_from(["rejouissance", "every-single"]),
     "double_banker_card": st.sampled_from(["void", "play"]), "exempt_first": st.booleans()})
-GAMES = st.one_of(st.tuples(st.sampled_from(["quinze", "vingt-un", "dvadtsat-odin", "blackjack"]), TWENTY_ONE),
-                  st.tuples(st.just("lansquenet"), LANSQUENET))
+GAMES = st.sampled_from(CHANCE).flatmap(  # Lansquenet one time in five: its exact recursion is the slowest
+    lambda name: st.tuples(st.just(name), LANSQUENET if name == "lansquenet" else TWENTY_ONE))
 
 
-@settings(max_examples=15, deadline=None, derandomize=True)
+@settings(max_examples=12, deadline=None, derandomize=True)
 @given(GAMES, st.sampled_from(["player", "banker"]))
+# found by this test: two cards past a target below 20 were priced as a total, not as a bust
+@example(("blackjack", {"decks": 0, "target": 15, "split_hands": 1, "double": "none", "stands_on": 11}), "player")
 def test_random_rule_tables_simulate_within_4_standard_errors(game, seat):
     name, rules = game
     try:
@@ -66,7 +60,7 @@ def test_random_rule_tables_simulate_within_4_standard_errors(game, seat):
         rep = odds.report(layout, seat)
     except (LayoutError, UnsupportedError):  # a table the rules refuse, or odds not computed for it
         assume(False)
-    sim = odds.simulate(layout, rep, 8000, 1)
+    sim = odds.simulate(layout, rep, 6000, 1)
     assert sim["agrees"], (name, rules, seat, rep["expectation"], sim)
 
 
@@ -92,7 +86,7 @@ def test_a_simulation_that_disagrees_fails_with_one_line(capsys, monkeypatch):
     """A player who always stands is not the strategy the exact value prices: exit 4, one line."""
     monkeypatch.setattr(odds, "_choose", lambda o, pos, memo: ("stand",) if ("stand",) in pos.legal_moves()
                         else pos.legal_moves()[0])
-    assert main(["odds", "vingt-un", "--set", "decks=0", "--simulate", "5000"]) == 4
+    assert main(["odds", "vingt-un", "--set", "decks=0", "--simulate", "5000", "--timeout", "0"]) == 4
     captured = capsys.readouterr()
     assert "DISAGREES" in captured.out
     assert captured.err.count("\n") == 1 and "the simulation disagrees with the exact odds" in captured.err

@@ -104,10 +104,11 @@ def run_odds(args: argparse.Namespace) -> int:
         emit(format_report(rep), args.out)
     sim = rep.get("simulation")
     if sim is not None and not sim["agrees"]:
-        raise SimulationDisagrees(f"the simulation disagrees with the exact odds: its mean "
-                                  f"{100 * sim['mean']:+.4f}% is {abs(sim['standard_errors_off']):.1f} standard "
-                                  f"errors from the exact {100 * rep['expectation']:+.6f}% (at most "
-                                  f"{odds.AGREE_SE} expected; a bug: please report it)")
+        off = "every round alike" if sim["standard_errors_off"] is None else \
+            f"{abs(sim['standard_errors_off']):.1f} standard errors from"
+        raise SimulationDisagrees(f"the simulation disagrees with the exact odds: its mean {100 * sim['mean']:+.4f}% "
+                                  f"is {off} the exact {100 * rep['expectation']:+.6f}% (at most {odds.AGREE_SE} "
+                                  "standard errors expected; a bug: please report it)")
     return EXIT_CODES["unknown"] if sim is not None and sim["stopped"] else 0
 
 
@@ -188,6 +189,7 @@ def format_report(rep: dict[str, Any]) -> str:
         cut = f" (stopped: {s['stopped']})" if s["stopped"] else ""
         lines.append(f"simulated {s['rounds']} rounds{cut} (--sim-seed {s['seed']}): mean {100 * s['mean']:+.4f}%, 95% "
                      f"interval {100 * s['low']:+.4f}% .. {100 * s['high']:+.4f}%; "
-                     f"{s['standard_errors_off']:+.2f} standard errors from the exact value"
+                     + ("no spread" if s["standard_errors_off"] is None else
+                        f"{s['standard_errors_off']:+.2f} standard errors from the exact value")
                      + ("" if s["agrees"] else f": DISAGREES (more than {odds.AGREE_SE})"))
     return "\n".join(lines)

@@ -25,11 +25,11 @@ from .twentyone import BUST, NATURAL, Odds, UnboundedError, doubled_draw_value, 
 
 Progress = Callable[[int, int], None]
 Check = Callable[[], None]  # called between steps of the work; raises ``Stopped`` to stop it
+ACTIONS = {"S": "stand", "H": "draw", "D": "double", "P": "split", "N": "natural"}
 
 
 class Stopped(Exception):
     """The caller's ``check`` stopped the work (a time limit); the message is the reason."""
-ACTIONS = {"S": "stand", "H": "draw", "D": "double", "P": "split", "N": "natural"}
 
 
 def describe(layout: ChanceLayout) -> str:
@@ -368,7 +368,7 @@ def simulate(layout: ChanceLayout, rep: dict[str, Any], n: int, seed: int,
     off = mean - rep["expectation"]
     return {"rounds": n, "seed": seed, "mean": mean, "standard_error": se,
             "low": mean - 1.96 * se, "high": mean + 1.96 * se,
-            "standard_errors_off": off / se if se else (0.0 if abs(off) < 1e-12 else math.inf),
+            "standard_errors_off": off / se if se else None,  # None: every round alike, no spread
             "agrees": abs(off) <= AGREE_SE * se + 1e-12, "stopped": stopped}
 
 

@@ -376,6 +376,8 @@ class Odds:
                 value = self.stand(NATURAL, c, b0)
             self.decisions[(cards, up)] = Decision("N", {"N": value})
             return value
+        if self.best(hard, ace) > self.r.target:  # dealt past a target below 20: bust at once, no choice
+            return self.after_bust(c, b0)  # (no naturals then: they need the target 21)
         values = self.first(hard, ace, c, b0, self.r.hand == 2)
         if self.r.split_hands > 1 and len(cards) == 2 and cards[0] == cards[1]:
             values["P"] = self.split(cards[0], c, b0)
