@@ -106,4 +106,10 @@ def json_text(value: Any, width: int = 60) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = str(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return _printable(text if len(text) <= width else text[:width - 3] + "...")
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (``\u2028``): a message stays one line."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else c.encode("unicode_escape").decode()
+                                                    for c in text)

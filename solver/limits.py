@@ -12,6 +12,9 @@ from dataclasses import dataclass
 # and within the compiled cores' 64-bit counters.  A larger ``max_nodes`` is this one (the command
 # line refuses it: ``options.node_count``).
 MAX_NODES = 10**18
+# The longest time limit: 10**9 s, about 31 years; a longer ``timeout`` is this one (the command
+# line refuses it: ``options.seconds_or_none``), so that node budgets derived from it stay integers.
+MAX_SECONDS = 10**9
 
 
 @dataclass(frozen=True)
@@ -23,3 +26,5 @@ class Limits:
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes > MAX_NODES:
             object.__setattr__(self, "max_nodes", MAX_NODES)
+        if self.timeout is not None and self.timeout > MAX_SECONDS:
+            object.__setattr__(self, "timeout", float(MAX_SECONDS))

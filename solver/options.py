@@ -10,7 +10,7 @@ from . import api
 from .errors import InputError
 from .families import AnyLayout
 from .files import check_writable
-from .limits import MAX_NODES
+from .limits import MAX_NODES, MAX_SECONDS
 
 
 def nonnegative_int(text: str) -> int:
@@ -72,16 +72,6 @@ def positive_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
-    return value
-
-
 # The one default time limit of every command that searches or computes without a known end:
 # `solve`, `hint`, `analyse` (the whole analysis), `batch` (each deal), `graph` and `odds` stop by
 # themselves after a minute, answering unknown (README, "Time limits"); `--timeout 0`: no limit.
@@ -103,8 +93,8 @@ def seconds_or_none(text: str) -> float | None:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds (0: no limit), got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0 (0: no limit), got {text}")
+    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds 0..{MAX_SECONDS} (0: no limit), got {text}")
     return value or None
 
 

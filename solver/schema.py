@@ -105,7 +105,8 @@ def toml_text(value: Any, width: int = 60) -> str:
     elif isinstance(value, list):
         text = "[" + ", ".join(toml_text(v, width) for v in value) + "]"
     elif isinstance(value, dict):
-        text = "{" + ", ".join(f"{k} = {toml_text(v, width)}" for k, v in value.items()) + "}"
+        text = "{" + ", ".join(f"{k if str(k).isprintable() else repr(k)} = {toml_text(v, width)}"
+                               for k, v in value.items()) + "}"
     else:
         text = str(value)
     return text if len(text) <= width else text[:width - 3] + "..."
