@@ -17,14 +17,8 @@ SEARCHED = "searched"  # a search from this position decided it
 ON_LINE = "line"  # it lies on a winning line a search found from an earlier (or the same) position
 PLAYED = "played"  # the game ends won: the moves played from here win
 BEFORE = "before"  # a later position is won: the moves played from here lead to it
-AFTER = "after"  # an earlier position is lost
-HOW = {
-    SEARCHED: "a search from this position",
-    ON_LINE: "on a winning line found from an earlier position",
-    PLAYED: "the game ends won: the moves played from here win",
-    BEFORE: "the moves played from here reach a position proved won",
-    AFTER: "an earlier position is lost, and no move leaves a lost position for a won one",
-}
+AFTER = "after"  # an earlier position is lost, and no move leaves a lost position for a won one
+HOW = (SEARCHED, ON_LINE, PLAYED, BEFORE, AFTER)  # what ``Analysis.from_json`` accepts (or null)
 
 
 @dataclass
@@ -101,14 +95,41 @@ class Analysis:
             raise bad("winning_line", "a list of moves or null")
         if (line is None) != (obj.get("winning_line_from") is None):
             raise bad("winning_line_from", "the number of moves before the winning line, with the line")
+        if not all(p.get("how") in (None, *HOW) for p in (start, *moves)):
+            raise bad("moves", f"each position's \"how\" one of {', '.join(HOW)}, or null")
         start_keys = {k: obj[k] for k in ("deal", "position") if k in obj}
-        return cls(obj["layout"], obj.get("seed"), start_keys, [m["move"] for m in moves],
-                   [start["verdict"], *(m["verdict"] for m in moves)],
-                   [start.get("how"), *(m.get("how") for m in moves)],
-                   [start.get("reason"), *(m.get("reason") for m in moves)],
-                   obj.get("first_losing_move"), line, obj.get("winning_line_from"),
-                   stats if isinstance(stats := obj.get("stats"), dict) else {}, obj.get("max_rank"),
-                   obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
+        a = cls(obj["layout"], obj.get("seed"), start_keys, [m["move"] for m in moves],
+                [start["verdict"], *(m["verdict"] for m in moves)],
+                [start.get("how"), *(m.get("how") for m in moves)],
+                [start.get("reason"), *(m.get("reason") for m in moves)],
+                obj.get("first_losing_move"), line, obj.get("winning_line_from"),
+                stats if isinstance(stats := obj.get("stats"), dict) else {}, obj.get("max_rank"),
+                obj.get("fingerprint") if isinstance(obj.get("fingerprint"), str) else None)
+        problem = a.contradiction()
+        if problem is not None:
+            raise InputError(f"{where}: the verdicts contradict each other: {problem}")
+        if "lost_after" in obj and obj["lost_after"] != a.lost_after:
+            raise bad("lost_after", f"{a.lost_after} (the first position proved lost), as the verdicts say")
+        return a
+
+    def contradiction(self) -> str | None:
+        """What makes the verdicts impossible, or None: a won position after a lost one (no move
+        leaves a lost position for a won one), a first losing move not from won to lost (or none
+        named where one is), a winning line from a position not won."""
+        v = self.verdicts
+        k = self.lost_after
+        if k is not None and any(x != "lost" for x in v[k:]):
+            j = next(j for j in range(k, len(v)) if v[j] != "lost")
+            return f"{_after(k)} is lost but {_after(j)} is {v[j]}"
+        crossing = next((i for i in range(len(v) - 1) if v[i] == "won" and v[i + 1] == "lost"), None)
+        if self.first_losing_move != crossing:
+            said = "none" if self.first_losing_move is None else f"move {self.first_losing_move + 1}"
+            real = "none" if crossing is None else f"move {crossing + 1}"
+            return f"first_losing_move is {said}, but by the verdicts it is {real}"
+        if self.winning_line_from is not None and v[self.winning_line_from] != "won":
+            return f"the winning line starts from {_after(self.winning_line_from)}, which is " \
+                   f"{v[self.winning_line_from]}, not won"
+        return None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -128,3 +149,8 @@ class Analysis:
         if self.fingerprint is not None:
             out["fingerprint"] = self.fingerprint
         return out
+
+
+def _after(k: int) -> str:
+    """The position after ``k`` moves, in words."""
+    return "the start" if k == 0 else f"the position after move {k}"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from . import cards
 from .errors import CardError, DealError
-from .files import DEAL_LIMIT, parse_json, read_text, shown
+from .files import DEAL_LIMIT, json_text, parse_json, read_text, shown
 from .layout import Layout
 
 Deal = dict[str, list[int]]
@@ -168,7 +168,7 @@ def from_json(obj: object, layout: Layout, where: str, readers: Sequence[DealRea
         if not isinstance(stack, str) or not stack.isprintable():
             raise DealError(f"{where}: {stack!r}: expected a stack name such as 'tableau:0' or 'stock'")
         if not isinstance(cs, list):
-            raise DealError(f"{where}: {stack}: expected a list of card names, got {cs!r}")
+            raise DealError(f"{where}: {stack}: expected a list of card names, got {json_text(cs)}")
         out = []
         for i, c in enumerate(cs):
             try:

@@ -76,7 +76,7 @@ def seed_range(layout: Layout) -> tuple[int, int]:
 def check_seed(layout: Layout, seed: int) -> None:
     lo, hi = seed_range(layout)
     if not isinstance(seed, int) or not lo <= seed <= hi:
-        raise SeedError(f"seed {seed}: expected an integer {lo}..{hi} for layout {layout.name!r}")
+        raise SeedError.outside(seed, lo, hi, layout.name)
 
 
 def generator(layout: Layout) -> str:

@@ -63,7 +63,7 @@ from typing import Any
 from . import cards
 from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
-from .files import LAYOUT_LIMIT, parse_json, read_text, shown
+from .files import LAYOUT_LIMIT, json_text, parse_json, read_text, shown
 from .layout import Layout, parse
 from .schema import apply_settings
 
@@ -126,7 +126,7 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
         if key in _TOP:
             if type(value) is not _TOP[key]:
                 want = "an integer" if _TOP[key] is int else "true or false"
-                raise LayoutError(f"{where}: [{key}]: expected {want}, got {value!r}")
+                raise LayoutError(f"{where}: [{key}]: expected {want}, got {json_text(value)}")
             out[key] = value
             continue
         if key not in _ALLOWED:
@@ -135,7 +135,7 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
             raise LayoutError(f"{where}: [{_shown_key(key)}]: not a key of Solvitaire's rules{hint}; "
                               f"expected one of {', '.join(repr(k) for k in [*_ALLOWED, *_TOP])}")
         if not isinstance(value, dict):
-            raise LayoutError(f"{where}: [{key}]: expected an object, got {value!r}")
+            raise LayoutError(f"{where}: [{key}]: expected an object, got {json_text(value)}")
         for k, v in value.items():
             allowed = _ALLOWED[key].get(k)
             if allowed is None and k not in _ALLOWED[key]:
@@ -148,10 +148,10 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
                 words: dict[Any, str] = {int: "an integer >= 0", bool: "true or false", str: "a string",
                                          list: "a list"}
                 want = "one of " + ", ".join(repr(a) for a in allowed) if isinstance(allowed, tuple) else words[allowed]
-                raise LayoutError(f"{where}: [{key}][{k}]: expected {want}, got {v!r}")
+                raise LayoutError(f"{where}: [{key}][{k}]: expected {want}, got {json_text(v)}")
             out[key][k] = v
     if not 1 <= out["max rank"] <= 13:
-        raise LayoutError(f"{where}: [max rank]: expected an integer 1..13, got {out['max rank']!r}")
+        raise LayoutError(f"{where}: [max rank]: expected an integer 1..13, got {json_text(out['max rank'])}")
     return out
 
 
@@ -279,7 +279,9 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         order.append("tableau")
     if hole["present"] and hole["base card"] == "random":
         order.append("hole")
-    data["deal"] = {"order": order, "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
+    # seed N is Solvitaire's --random N, as for the built-in layouts of its games (somerset.toml)
+    data["deal"] = {"generator": "solvitaire", "order": order,
+                    "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
     return data, top
 
 
@@ -288,13 +290,31 @@ def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] =
     ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's."""
     data, top = rules_to_data(obj, where)
     data["name"] = name
-    data, where = apply_settings(data, where, settings)
-    layout = parse(data, where, name)
+    data, shown_as = apply_settings(data, where, settings)
+    try:
+        layout = parse(data, shown_as, name)
+    except LayoutError as e:
+        raise _in_solvitaire_words(e, shown_as, settings) from None
     if top < 13:
         from dataclasses import replace
 
         layout = replace(layout, max_rank=top)
     return layout
+
+
+# Our keys that a Solvitaire rule sets alone, by that rule's name: a range our schema refuses is named
+# as the rules file says it (unless --set changed our key: then ours).
+THEIR_KEY = {"tableau.count": "[tableau piles][count]", "cells.count": "[cells][count]",
+             "cells.deal": "[cells][pre-filled]", "stock.deal_count": "[stock][deal count]",
+             "reserve.deal": "[reserve][size]", "reserve.count": "[reserve][size]"}
+
+
+def _in_solvitaire_words(e: LayoutError, where: str, settings: tuple[str, ...]) -> LayoutError:
+    text = str(e)
+    for ours, theirs in THEIR_KEY.items():
+        if text.startswith(f"{where}: {ours}: ") and not any(s.partition("=")[0].strip() == ours for s in settings):
+            return LayoutError(f"{where}: {theirs}: " + text[len(f"{where}: {ours}: "):])
+    return e
 
 
 def read_rules(path: str, settings: tuple[str, ...] = ()) -> Layout:
@@ -371,7 +391,7 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
 def _card(text: Any) -> int:
     """A card in Solvitaire's names (``10H``, ``1s``, ``13D``) or ours."""
     if not isinstance(text, str) or len(text) < 2:
-        raise CardError(f"expected a card name such as 'AS' or '10D', got {text!r}")
+        raise CardError(f"expected a card name such as 'AS' or '10D', got {json_text(text)}")
     rank, suit = text[:-1].upper(), text[-1].upper()
     if rank in _RANK_WORDS and suit in cards.SUITS:
         return cards.make(_RANK_WORDS[rank], cards.SUITS.index(suit))
@@ -404,7 +424,7 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
         if value == "":
             return []
         if not isinstance(value, list):
-            raise DealError(f"{where}: [{key}]: expected a list of card names, got {value!r}")
+            raise DealError(f"{where}: [{key}]: expected a list of card names, got {json_text(value)}")
         out = []
         for i, c in enumerate(value):
             if c == "":

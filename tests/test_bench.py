@@ -170,14 +170,11 @@ def test_sigterm_stops_the_run_with_the_tables_written(tmp_path: Path):
     proc = subprocess.Popen([sys.executable, "-m", "solver", "bench", "golf@9", "--seeds", "1-5000", "--engines",
                              "dfs", "--no-plots", "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if (out / store.DEALS).exists() and len(deals_of(out)) >= 3:
-                break
+    try:  # no deadline: however slow the machine (the Python core), the run stores its deals
+        while proc.poll() is None and not ((out / store.DEALS).exists() and len(deals_of(out)) >= 3):
             time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate()
     finally:
         proc.kill()
     assert proc.returncode == session.EXIT_TERMINATED, err

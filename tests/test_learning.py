@@ -74,8 +74,8 @@ def test_the_compiled_search_learns_node_for_node(name, ranks, columns, seed, ve
     ref = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
     got = compiled_dfs(ReserveCore(ReservePosition(lay, deal)), Limits(max_nodes=100_000))
     assert (got.verdict, got.nodes, got.table_size, got.learned) == (ref.verdict, ref.nodes, ref.table_size,
-                                                                      ref.learned) == (verdict, ref.nodes,
-                                                                                       ref.table_size, ref.learned)
+                                                                      ref.learned)
+    assert ref.verdict == verdict and ref.learned > 0  # the deal's verdict, reached by learning
 
 
 @pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
@@ -97,8 +97,8 @@ def test_learned_keys_are_equal_exactly_when_the_references_are():
                                                                                 core.learned_key(kind, horizon))
                         assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
                 assert core.stuck_horizon() == ref.stuck_horizon() and core.clock() == ref.clock()
-                core.is_dead()  # the compiled key may read the heights dead() kept: both ways agree
-                ref.is_dead()
+                # the compiled key may read the heights dead() kept: both bounds agree, then the keys
+                assert core.is_dead() == ref.is_dead()
                 half = ref.clock() // 2
                 for kind in (0, 1):
                     assert (kind, half, core.learned_key(kind, half)) == to_core[(kind, half,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..batch import parse_seeds
-from ..errors import InputError
+from ..errors import InputError, SeedError
 from ..families import family_of
 from ..limits import Limits
 
@@ -188,7 +188,7 @@ def seed_plan(specs: list[str], targets: list[Target]) -> dict[str, list[int | N
         low, high = span
         if seeds[0] < low or seeds[-1] > high:
             bad = seeds[0] if seeds[0] < low else seeds[-1]
-            raise InputError(f"--seeds: seed {bad} is outside {low}..{high}, the seeds of layout {t.label!r}")
+            raise SeedError.outside(bad, low, high, t.label, "--seeds")
         out[t.label] = list(seeds)
     return out
 

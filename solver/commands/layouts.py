@@ -15,10 +15,15 @@ from ..schema import builtin_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("layouts", help="list every layout with a one-line description")
+    p = sub.add_parser("layouts", help="list every layout with a one-line description",
+                       description="List every built-in layout, one a line: its name (what LAYOUT takes on "
+                                   "every command) and its description. A layout file of your own (a .toml path) "
+                                   "or Solvitaire's rules (--rules FILE.json) is accepted wherever a name is.")
     p.set_defaults(handler=run_layouts)
 
-    p = sub.add_parser("show", help="print a layout's rules in words")
+    p = sub.add_parser("show", help="print a layout's rules in words",
+                       description="Print a layout's rules in words, generated from the layout file (with --set, "
+                                   "as changed; with --rules, Solvitaire's rules as this project reads them).")
     add_layout(p)
     p.set_defaults(handler=run_show)
 

@@ -124,10 +124,17 @@ class Casino:
 
     def check(self, t: Table) -> None:
         """Every deal gives both hands as many cards: the elder plays first, the dealer answers."""
-        if (52 - self.table_cards) % (2 * self.hand_size):
-            key = "hand_size" if "hand_size" in t.data else "table_cards"
-            raise t.fail(key, f"hand_size {self.hand_size} and table_cards {self.table_cards} that deal the pack "
-                              "out in whole rounds of two hands (52 - table_cards a multiple of 2 * hand_size)")
+        h, n = self.hand_size, self.table_cards
+        if (52 - n) % (2 * h) == 0:
+            return
+        if "hand_size" in t.data:
+            fits = [str(k) for k in range(1, RANGES["hand_size"][1] + 1) if (52 - n) % (2 * k) == 0]
+            want = f"a hand size that deals the pack out in whole rounds of two hands with table_cards = {n}: " \
+                   f"{', '.join(fits)} (52 - table_cards a multiple of 2 * hand_size)"
+            raise t.fail("hand_size", want)
+        fits = [str(k) for k in range(RANGES["table_cards"][1] + 1) if (52 - k) % (2 * h) == 0]
+        raise t.fail("table_cards", f"table cards that leave the pack dealt out in whole rounds of two hands of "
+                                    f"hand_size = {h}: {', '.join(fits) or 'none'}")
 
 
 RULE_TYPES: dict[str, type] = {"twenty-one": TwentyOne, "lansquenet": Lansquenet, "casino": Casino}

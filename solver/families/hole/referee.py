@@ -20,6 +20,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ... import cards
+from ...files import json_text
 from ...positions import Snapshot, stack_names
 from ..base import replay_moves
 
@@ -110,13 +111,13 @@ class HoleGame:
         if self.problem:
             return f"{at}: {self.problem}"
         if not isinstance(move, dict):
-            return f"{at}: expected an object with card, from and to, got {move!r}"
+            return f"{at}: expected an object with card, from and to, got {json_text(move)}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
         if not isinstance(card, str):
             return f"{at}: no card named"
         card = _name(card)
         if target != "hole":
-            return f"{at}: {card} goes to {target!r}, but cards only go to the hole"
+            return f"{at}: {card} goes to {json_text(target)}, but cards only go to the hole"
         if move.get("count", 1) != 1:
             return f"{at}: moves {move.get('count')} cards, but cards move one at a time"
         if source == "stock":
@@ -130,7 +131,7 @@ class HoleGame:
             self.moves += 1
             return None
         if source not in self.columns:
-            return f"{at}: {card} comes from {source!r}, which is not a column of this game"
+            return f"{at}: {card} comes from {json_text(source)}, which is not a column of this game"
         column = self.columns[source]
         if not column or column[-1] != card:
             return f"{at}: {card} is not on top of {source}"

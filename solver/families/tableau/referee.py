@@ -46,6 +46,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ... import cards
+from ...files import json_text
 from ...positions import Snapshot, counts_redeals, stack_names
 from ..base import replay_moves
 
@@ -243,7 +244,7 @@ class TableauGame:
         columns, cells, foundations = self.columns, self.cells, self.foundations
         stock, waste, reserve = self.stock, self.waste, self.reserve
         if not isinstance(move, dict):
-            return f"{at}: expected an object with card, from and to, got {move!r}"
+            return f"{at}: expected an object with card, from and to, got {json_text(move)}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
         count = move.get("count", 1)
         if not isinstance(card, str) or not isinstance(source, str) or not isinstance(target, str):
