@@ -30,7 +30,8 @@ GROUND = {"cards", "errors", "result", "limits", "schema", "layout", "deal", "po
 SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",
-                         "solver.families.cpsat", "solver.families.brute", "solver.families.core"}
+                         "solver.families.spread", "solver.families.cpsat", "solver.families.brute",
+                         "solver.families.core"}
 
 
 def module_name(path: Path) -> str:
