@@ -304,9 +304,10 @@ def _spread_data(r: dict[str, Any], where: str) -> dict[str, Any]:
             missing.append(f"[{key}][{value}] = {r[key][value]} beside {game} (these games deal nothing else)")
     decks = 2 if r["two decks"] else 1
     pack = 4 * r["max rank"] * decks
-    data: dict[str, Any] = {"title": Path(where).stem, "decks": decks, "rules_version": 1,
+    data: dict[str, Any] = {"title": Path(where).stem, "rules_version": 1,
                             "description": "Solvitaire rules from " + Path(where).name}
     if acc["size"]:
+        data["decks"] = decks
         words = {"same-suit": "suit", "same-rank": "rank", "red-black": "alternate", "any-suit": "any"}
         bad = [m for m in acc["moves"] if not (isinstance(m, str) and len(m) > 1 and m[0] in "LR"
                                                and m[1:].isdigit() and 1 <= int(m[1:]) <= 103)]
