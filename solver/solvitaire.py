@@ -26,7 +26,8 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   ``base card`` random (``base = "deal"``, ``wrap = true`` and columns ranked from the
   base, ``tableau.wrap = "from-base"``: Solvitaire's Canfield); ``removable``.
 - ``hole``: the hole family: ``base card`` (a card, or random: the first card after the
-  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it.
+  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it;
+  ``cells`` beside it are free cells (Worm Hole).
 - ``cells``: ``count``, ``pre-filled`` = ``cells.count``, ``cells.deal``.
 - ``stock``: ``size`` cards; ``deal type`` waste with ``deal count`` and ``redeal``
   (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
@@ -46,7 +47,7 @@ pack; a Gaps or Accordion game dealing other piles beside its own; foundations t
 whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
 other than the build policy, ``whole-pile`` and ``maximal-group`` moves, the spaces policies
 ``auto-reserve-then-waste`` and ``auto-waste-then-stock``, a stock that deals a row onto the
-piles (``deal type`` tableau piles), foundations of a fixed base other than the ace, and cells beside a hole.  Some
+piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
 preset foundation in a game of two packs ...): the engine names those when asked to play.
 
@@ -221,8 +222,6 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         cannot("[foundations][initial cards] = 'one'", "one foundation dealt only with [base card] = 'random'")
     if fo["present"] and fo["initial cards"] != "one" and base == "random":
         cannot("[foundations][base card] = 'random'", "a base from the deal only with [initial cards] = 'one'")
-    if hole["present"] and cel["count"]:
-        cannot("[cells][count] with [hole][present]", "the hole family has no cells")
     if hole["present"] and (res["size"] or tab["build policy"] != "no-build"):
         cannot("[hole][present] with a reserve or building piles", "the hole family's columns only feed the hole")
     if cel["pre-filled"] > cel["count"]:
@@ -376,14 +375,16 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
     if layout.family == "hole":
         h = layout.hole
         assert h is not None
-        if st.turn not in ("hole", "none") or cel.count or res.count:
+        if st.turn not in ("hole", "none") or res.count:
             return None
         out["foundations"] = {"present": False}
         out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
             cards.parse(h.start)), "build loops": h.wrap}
         out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
         if st.turn == "hole":
-            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1, "deal type": "hole"}
+            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1 - cel.deal, "deal type": "hole"}
+        if cel.count:
+            out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
         return out
     if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
         return None

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import api, cards, families, solvitaire
+from solver.cli import main
 from solver.errors import LayoutError
 from solver.families import brute
 from solver.families.accordion.position import MATCH_DEAD, AccordionPosition
@@ -197,11 +196,15 @@ def test_rules_there_and_back_and_the_deal_file():
         assert families.family_of(layout).deal_from_json(layout, json.loads(file), "x.json") == deal
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True)
+class Run:
+    """``patience ARGS`` run in this process: its exit code and what it printed."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], *args: str):
+        self.returncode = main(list(args))
+        self.stdout, self.stderr = capsys.readouterr()
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     cases = [
         ({"pile:0": ["AS"], "pile:60": ["2S"]}, "'pile:60': not a stack of 'late-binding-solitaire'"),
         ({"pile:0": ["AS"]}, "holds 18 cards in its row"),
@@ -212,26 +215,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
     for obj, words in cases:
         p = tmp_path / "deal.json"
         p.write_text(json.dumps(obj))
-        done = run("solve", "late-binding-solitaire", "--deal", str(p))
+        done = Run(capsys, "solve", "late-binding-solitaire", "--deal", str(p))
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, (obj, done.stderr)
     layout = tmp_path / "acc.toml"
     layout.write_text('[accordion]\npiles = 5\nmoves = ["L0"]\n')
-    done = run("show", str(layout))
+    done = Run(capsys, "show", str(layout))
     assert done.returncode == 2 and "accordion.moves: expected a list of distinct moves" in done.stderr
     rules = tmp_path / "acc.json"
     rules.write_text(json.dumps({"foundations": {"present": False}, "tableau piles": {"count": 0},
                                  "accordion": {"size": 10, "moves": ["X1"]}}))
-    done = run("show", "--rules", str(rules))
+    done = Run(capsys, "show", "--rules", str(rules))
     assert done.returncode == 2 and "[accordion][moves]: expected moves such as 'L1'" in done.stderr
 
 
-def test_the_command_line_deals_reads_and_solves(tmp_path: Path):
-    listing = run("deal", "late-binding-solitaire", "--seed", "3").stdout
+def test_the_command_line_deals_reads_and_solves(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    listing = Run(capsys, "deal", "late-binding-solitaire", "--seed", "3").stdout
     assert listing.splitlines()[0] == f"pile:0: {cards.name(api.make_deal(LATE, seed=3)['pile:0'][0])}"
     (tmp_path / "d.txt").write_text(listing)
-    theirs = run("deal", "late-binding-solitaire", "--seed", "3", "--solvitaire").stdout
+    theirs = Run(capsys, "deal", "late-binding-solitaire", "--seed", "3", "--solvitaire").stdout
     (tmp_path / "d.json").write_text(theirs)
     for path in ("d.txt", "d.json"):
-        done = run("solve", "late-binding-solitaire", "--deal", str(tmp_path / path), "--json")
+        done = Run(capsys, "solve", "late-binding-solitaire", "--deal", str(tmp_path / path), "--json")
         assert done.returncode == 1 and json.loads(done.stdout)["verdict"] == "lost"  # Solvitaire: unsolvable
-    assert "Won: every card in one pile." in run("show", "accordion").stdout
+    assert "Won: every card in one pile." in Run(capsys, "show", "accordion").stdout

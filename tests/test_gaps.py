@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import api, cards, families, solvitaire
+from solver.cli import main
 from solver.errors import LayoutError
 from solver.families import brute
 from solver.families.gaps.position import FROZEN_DEAD, GAP, GapsPosition
@@ -208,11 +207,15 @@ def test_rules_there_and_back_and_the_deal_file():
     assert solvitaire.layout_to_rules(replace(BASIC, row_suits=("S", "H", "D", "C"))) is None
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True)
+class Run:
+    """``patience ARGS`` run in this process: its exit code and what it printed."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], *args: str):
+        self.returncode = main(list(args))
+        self.stdout, self.stderr = capsys.readouterr()
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     deal = families.family_of(ONE_DEAL).deal_to_json(ONE_DEAL, api.make_deal(ONE_DEAL, seed=1))
     two = dict(deal)
     two["grid:0:1"] = ["AH"]
@@ -225,29 +228,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
     for obj, words in cases:
         p = tmp_path / "deal.json"
         p.write_text(json.dumps(obj))
-        done = run("solve", "gaps-one-deal", "--deal", str(p))
+        done = Run(capsys, "solve", "gaps-one-deal", "--deal", str(p))
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, (obj, done.stderr)
     listing = tmp_path / "deal.txt"
     listing.write_text("row:0: 6H -- QS\n")
-    done = run("solve", "gaps-one-deal", "--deal", str(listing))
+    done = Run(capsys, "solve", "gaps-one-deal", "--deal", str(listing))
     assert done.returncode == 2 and "deal.txt:1: expected 13 places" in done.stderr
     layout = tmp_path / "g.toml"
     layout.write_text('[gaps]\nrow_suits = ["C", "C", "S", "D"]\n')
-    done = run("show", str(layout))
+    done = Run(capsys, "show", str(layout))
     assert done.returncode == 2 and "gaps.row_suits: expected [] or a list of 4 distinct suits" in done.stderr
     rules = tmp_path / "g.json"
     rules.write_text(json.dumps({"foundations": {"present": False}, "tableau piles": {"count": 0},
                                  "sequences": {"count": 4, "direction": "LR"}}))
-    done = run("show", "--rules", str(rules))
+    done = Run(capsys, "show", "--rules", str(rules))
     assert done.returncode == 2 and "[sequences][direction] = 'LR'" in done.stderr and done.stderr.count("\n") == 1
 
 
-def test_the_command_line_deals_reads_and_solves(tmp_path: Path):
-    listing = run("deal", "gaps-basic-variant", "--seed", "2").stdout
+def test_the_command_line_deals_reads_and_solves(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    listing = Run(capsys, "deal", "gaps-basic-variant", "--seed", "2").stdout
     assert listing.startswith("row:0: ") and len(listing.splitlines()) == 4
     (tmp_path / "d.txt").write_text(listing)
-    (tmp_path / "d.json").write_text(run("deal", "gaps-basic-variant", "--seed", "2", "--solvitaire").stdout)
+    (tmp_path / "d.json").write_text(Run(capsys, "deal", "gaps-basic-variant", "--seed", "2", "--solvitaire").stdout)
     for path in ("d.txt", "d.json"):
-        assert run("deal", "gaps-basic-variant", "--deal", str(tmp_path / path)).stdout == listing
-    words = run("show", "gaps-basic-variant").stdout
+        assert Run(capsys, "deal", "gaps-basic-variant", "--deal", str(tmp_path / path)).stdout == listing
+    words = Run(capsys, "show", "gaps-basic-variant").stdout
     assert "a gap at the left end of a row takes only the two of its row's suit" in words

@@ -1,4 +1,4 @@
-"""The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
+"""The hole family (Black Hole, Golf, Worm Hole): every card goes to one pile, one rank up or down.
 
 - ``position``: the DFS's position, its bounds and forced moves.
 - ``_core``: the same position compiled (Cython), for the compiled DFS.
@@ -27,6 +27,9 @@ class HoleFamily(CardFamily):
     def compiled_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import HolePosition
 
+        if layout.cells.count:
+            raise UnsupportedError(f"layout {layout.name!r}: the hole family's compiled core has no cells; "
+                                   "use --core python")
         try:
             from ._core import HoleCore
         except ImportError as e:

@@ -4,7 +4,20 @@ Rules, as the layout gives them: ``tableau.count`` columns whose top cards may
 go to the hole when their rank is next to the rank of the hole's top card (any
 suit; with ``hole.wrap`` the highest rank and the ace are next to each other);
 with ``stock.turn = "hole"`` the next stock card may be turned onto the hole at
-any time, whatever its rank.  Won when every card is on the hole.
+any time, whatever its rank; with ``cells.count`` free cells (Worm Hole), a
+column's top card may go to an empty cell, and a cell's card to the hole as a
+column's top card would.  Won when every card is on the hole.
+
+Cells (``cells.count`` > 0): a move ``TO_CELL + p`` puts column p's top card in
+the first empty cell, ``FROM_CELL + i`` plays cell i's card to the hole; the key
+adds the multiset of the cells' ranks (cells are interchangeable, suits never
+matter).  The compiled core has no cells: a layout with cells runs in Python.
+With cells, ``legal_moves`` keeps every move and ``forced_move`` plays only a
+move that is the one legal move; the walk bound counts the cells' cards with
+the others and lets any remaining card be the last (a card can wait in a cell
+until the cards under it are gone); the heads bound is unchanged (a cell card
+is one more possible predecessor, counted in ``count``; leaving the cell cards
+out of the demands only weakens it).
 
 Representation
 --------------
@@ -63,7 +76,11 @@ READS = Reads("the hole family's DFS position", {
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
     "tableau.build": {"none"}, "tableau.spaces": {"none"},
     "stock.turn": {"hole", "none"},
+    "cells.count": None, "cells.deal": None,
 })
+
+TO_CELL = 1 << 10  # TO_CELL + p: column p's top card to the first empty cell
+FROM_CELL = 1 << 11  # FROM_CELL + i: cell i's card to the hole
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
 WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
@@ -107,7 +124,8 @@ class HolePosition:
         start: Sequence[int] = stacks.get("hole") or ()
         if not start:
             raise DealError(f"layout {layout.name!r}: the deal puts no card on the hole")
-        unknown = set(stacks) - {"hole", "stock"} - {f"tableau:{i}" for i in range(ncols)}
+        cell_names = [f"cell:{i}" for i in range(layout.cells.count)]
+        unknown = set(stacks) - {"hole", "stock"} - {f"tableau:{i}" for i in range(ncols)} - set(cell_names)
         if any(stacks[s] for s in unknown):
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: "
                             + ", ".join(sorted(unknown)))
@@ -116,8 +134,14 @@ class HolePosition:
         self.wrap = bool(hole.wrap)
 
         # Piles 0..ncols-1 are the columns (bottom first); pile ncols is the stock,
-        # stored so that its last element is the next card to turn.
+        # stored so that its last element is the next card to turn; then each cell
+        # holding a card at the start, as a pile of its own that no move plays from
+        # (its card is in ``cell_slot`` from the start).
         piles = [list(stacks.get(f"tableau:{i}", [])) for i in range(ncols)] + [stock[::-1]]
+        dealt_cells = [list(stacks.get(name, [])) for name in cell_names]
+        if any(len(c) > 1 for c in dealt_cells):
+            raise DealError(f"layout {layout.name!r}: a cell holds one card")
+        piles += [c for c in dealt_cells if c]
         self.ncols = ncols
         self.stock_pile = ncols  # a pile that may be empty
         self.slot_card: list[int] = []
@@ -138,7 +162,15 @@ class HolePosition:
 
         self.near = neighbours(layout)  # the ranks next to each rank (the rule table, rules.py)
 
-        self._bind_key(piles)
+        self.ncells = layout.cells.count
+        self.cell_slot = [-1] * self.ncells  # the slot of the card in each cell, or -1
+        self.cell_played: list[int] = []  # the slot of each card played from a cell, for ``pop``
+        cell_piles = iter(range(ncols + 1, len(piles)))
+        for i, c in enumerate(dealt_cells):
+            if c:
+                self.cell_slot[i] = self.base[next(cell_piles)]
+
+        self._bind_key(piles[:ncols + 1])
         self._bind_walk()
         self.line_heads = not self.wrap  # _heads_dead assumes ranks on a line
 
@@ -153,7 +185,7 @@ class HolePosition:
         self.bottoms = [0] * 14  # remaining bottom cards (depth 0 in a column) of each rank
         for s in range(nslots):
             r = self.slot_rank[s]
-            self.count[r] += 1
+            self.count[r] += 1  # (a cell's card counts here, not in col_count)
             if self.slot_pile[s] < ncols:
                 self.col_count[r] += 1
                 if self.slot_depth[s] == 0:
@@ -164,7 +196,8 @@ class HolePosition:
             if self.height[p]:
                 self.tops[self.slot_rank[self.base[p] + self.height[p] - 1]].add(p)
         self._key = (sum(self.seq_weight[p][h] for p, h in enumerate(self.height[:ncols]))
-                     + self.height[ncols] * 16 + self.hole_rank)
+                     + self.height[ncols] * 16 + self.hole_rank
+                     + sum(self.cell_weight[self.slot_rank[s]] for s in self.cell_slot if s >= 0))
 
     # ------------------------------------------------------------ setup
 
@@ -181,6 +214,11 @@ class HolePosition:
             self.seq_weight.append(row)
         if len(piles) - 1 >= 1 << FIELD or len(piles[-1]) >= 1 << 12:
             raise UnsupportedError("too many columns or stock cards for the hole engine's key")
+        # the cells' ranks: 4 bits a rank above every column field (at most 15 cells)
+        if self.ncells >= 16:
+            raise UnsupportedError("too many cells for the hole engine's key")
+        top_bit = FIELD * (len(ids) + 1) + 16
+        self.cell_weight = [0] + [1 << (top_bit + 4 * (r - 1)) for r in range(1, 14)]
         # Playing slot s (pile p, depth j) changes the key's column term by key_step[s].
         self.key_step = [0] * sum(len(cs) for cs in piles)
         s = 0
@@ -193,6 +231,9 @@ class HolePosition:
     # ------------------------------------------------------------ play
 
     def push(self, move: int) -> None:
+        if move >= TO_CELL:
+            self._push_cell(move)
+            return
         height = self.height
         j = height[move] - 1
         height[move] = j
@@ -215,6 +256,9 @@ class HolePosition:
 
     def pop(self) -> int:
         move = self.history.pop()
+        if move >= TO_CELL:
+            self._pop_cell(move)
+            return move
         height = self.height
         j = height[move]
         height[move] = j + 1
@@ -236,6 +280,60 @@ class HolePosition:
         self.left += 1
         return move
 
+    def _push_cell(self, move: int) -> None:
+        """A move with a cell: column p's top card into the first empty cell, or cell i's card to the hole."""
+        if move >= FROM_CELL:
+            i = move - FROM_CELL
+            s = self.cell_slot[i]
+            r = self.slot_rank[s]
+            self.cell_slot[i] = -1
+            self.cell_played.append(s)
+            self._key += r - self.hole_rank - self.cell_weight[r]
+            self.hole_ranks.append(r)
+            self.hole_rank = r
+            self.count[r] -= 1
+            self.left -= 1
+        else:
+            p = move - TO_CELL
+            j = self.height[p] - 1
+            self.height[p] = j
+            s = self.base[p] + j
+            r = self.slot_rank[s]
+            self.tops[r].discard(p)
+            if j:
+                self.tops[self.slot_rank[s - 1]].add(p)
+            else:
+                self.bottoms[r] -= 1
+            self.col_count[r] -= 1
+            self.cell_slot[self.cell_slot.index(-1)] = s
+            self._key += self.key_step[s] + self.cell_weight[r]
+        self.history.append(move)
+
+    def _pop_cell(self, move: int) -> None:
+        if move >= FROM_CELL:
+            i = move - FROM_CELL
+            r = self.hole_ranks.pop()
+            old = self.hole_ranks[-1]
+            self.hole_rank = old
+            self.cell_slot[i] = self.cell_played.pop()
+            self._key += old - r + self.cell_weight[r]
+            self.count[r] += 1
+            self.left += 1
+        else:
+            p = move - TO_CELL
+            j = self.height[p]
+            s = self.base[p] + j
+            r = self.slot_rank[s]
+            self.cell_slot[self.cell_slot.index(s)] = -1
+            self.height[p] = j + 1
+            if j:
+                self.tops[self.slot_rank[s - 1]].discard(p)
+            else:
+                self.bottoms[r] += 1
+            self.tops[r].add(p)
+            self.col_count[r] += 1
+            self._key -= self.key_step[s] + self.cell_weight[r]
+
     # ---------------------------------------------------------- queries
 
     def legal_moves(self) -> list[int]:
@@ -251,6 +349,8 @@ class HolePosition:
         card later, so repeating it ends in a win that never plays such a Y.  (With two bottom
         cards of one rank on top the columns are interchangeable; the key merges them.)
         """
+        if self.ncells:
+            return self._cell_game_moves()
         tops = self.tops
         height = self.height
         moves: list[int] = []
@@ -270,6 +370,20 @@ class HolePosition:
             moves.append(self.stock_pile)
         return moves
 
+    def _cell_game_moves(self) -> list[int]:
+        """With cells: every move, the column cards and cell cards that fit the hole first (the card
+        of the rank with most cards left first), the stock turn, then the columns' tops to a cell."""
+        tops, height, count, rank, base = self.tops, self.height, self.count, self.slot_rank, self.base
+        near = self.near[self.hole_rank]
+        moves: list[int] = [p for r in near for p in sorted(tops[r])]
+        moves.sort(key=lambda p: (-count[rank[base[p] + height[p] - 1]], -height[p], p))
+        moves += [FROM_CELL + i for i, s in enumerate(self.cell_slot) if s >= 0 and rank[s] in near]
+        if height[self.stock_pile]:
+            moves.append(self.stock_pile)
+        if -1 in self.cell_slot:
+            moves += [TO_CELL + p for p in range(self.ncols) if height[p]]
+        return moves
+
     def is_won(self) -> bool:
         return self.left == 0
 
@@ -283,6 +397,14 @@ class HolePosition:
         return self._key
 
     def move_json(self, move: int) -> dict[str, Any]:
+        if move >= FROM_CELL:
+            s = self.cell_slot[move - FROM_CELL]
+            return {"card": cards.name(self.slot_card[s]), "from": f"cell:{move - FROM_CELL}", "to": "hole"}
+        if move >= TO_CELL:
+            p = move - TO_CELL
+            s = self.base[p] + self.height[p] - 1
+            return {"card": cards.name(self.slot_card[s]), "from": f"tableau:{p}",
+                    "to": f"cell:{self.cell_slot.index(-1)}"}
         s = self.base[move] + self.height[move] - 1
         src = "stock" if move == self.stock_pile else f"tableau:{move}"
         return {"card": cards.name(self.slot_card[s]), "from": src, "to": "hole"}
@@ -346,12 +468,14 @@ class HolePosition:
         S_0 the alternating sum of d_0, d_{n-1}, ..., d_1.  The last card has
         no card under it (the cards under a card are played after it), so t
         ranges over the ranks of the remaining bottom cards.  If no t passes,
-        no order of the remaining cards is a legal play: dead.
+        no order of the remaining cards is a legal play: dead.  With cells the
+        c_k count every card left (a cell's too), and t ranges over every rank
+        left: a card can wait in a cell while the cards under it are played.
         """
         if not self.walk_ok:
             return False
         n = self.walk_n
-        c = self.col_count
+        c = self.count if self.ncells else self.col_count  # no stock: every card left, cells' too
         h = self.hole_rank - 1
         d = [2 * c[k + 1] for k in range(n)]
         d[h] += 1
@@ -381,7 +505,7 @@ class HolePosition:
                     a1 |= 1 << k
         if not self.walk_cyclic:
             close = d[n - 1] - s  # the would-be edge past the top rank
-        bottoms = self.bottoms
+        bottoms = self.count if self.ncells else self.bottoms  # with cells any card left may be the last
         t0s, tps, conn, full = self.walk_t0, self.walk_tp, self.walk_conn, self.walk_all
         for t in range(n):
             if not bottoms[t + 1]:
@@ -435,6 +559,9 @@ class HolePosition:
         turn; in a game without stock, a single column card that fits.  Playing it loses
         nothing: every continuation starts with it.
         """
+        if self.ncells:
+            moves = self._cell_game_moves()
+            return moves[0] if len(moves) == 1 else None
         stock = self.height[self.stock_pile]
         fits: set[int] = set()
         for r in self.near[self.hole_rank]:
@@ -451,4 +578,4 @@ class HolePosition:
         """Everything mutable, for tests that check push then pop restores a position."""
         return (tuple(self.height), tuple(self.hole_ranks), self.hole_rank, tuple(self.history), self.left,
                 tuple(self.count), tuple(self.col_count), tuple(self.bottoms),
-                tuple(frozenset(t) for t in self.tops), self._key)
+                tuple(frozenset(t) for t in self.tops), self._key, tuple(self.cell_slot))
