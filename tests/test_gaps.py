@@ -14,7 +14,7 @@ from solver import api, cards, families, solvitaire
 from solver.cli import main
 from solver.errors import LayoutError
 from solver.families import brute
-from solver.families.gaps.position import FROZEN_DEAD, GAP, GapsPosition
+from solver.families.gaps.position import GAP, GapsPosition
 from solver.families.gaps.referee import GapsGame
 from solver.limits import Limits
 
@@ -62,14 +62,20 @@ def test_hand_made_grids(layout, text, expected):
         assert families.family_of(layout).replay(layout, deal, result.moves) is None
 
 
-def test_the_frozen_bound_cuts_cards_held_in_place_for_good():
-    lay = ONE_DEAL.with_max_rank(4)
-    # only 4S can move (into the gap after 3S); rows 0 and 1, stuck behind their fours, mix two suits each
-    stuck = grid("2C 3C 4D -- / 2D 3D 4C -- / 2H 3H 4H -- / 2S 3S -- 4S")
-    pos = GapsPosition(lay, stuck)
-    assert pos.legal_moves() and pos.is_dead() == FROZEN_DEAD
-    assert brute.solve(lay, stuck).verdict == "lost"
-    assert GapsPosition(lay, grid("2C 3C -- 4C / 2D 3D 4D -- / 2H 3H 4H -- / 2S 3S -- 4S")).is_dead() is None
+def test_a_move_nothing_can_disturb_is_forced():
+    lay = BASIC.with_max_rank(4)
+    # row 0 starts 2C 3C (its own two at its left end): the gap after 3C takes 4C, and 4C's place
+    # (the last column) has nothing right of it
+    pos = GapsPosition(lay, grid("2C 3C -- 2D / -- 3D 4D 4C / 2H 3H 4H -- / 2S 3S 4S --"))
+    assert pos.move_json(pos.forced_move()) == {"card": "4C", "from": "grid:1:3", "to": "grid:0:2"}
+    # one deal: a left end is still a gap, so a two could yet move and unsettle a row start
+    assert GapsPosition(ONE_DEAL.with_max_rank(4),
+                        grid("2C 3C -- 2D / -- 3D 4D 4C / 2H 3H 4H -- / 2S 3S 4S --")).forced_move() is None
+    # row 0's left end takes 2C, whose place is followed by 3C: 3C can only lie there, so 2C is forced ...
+    settled = GapsPosition(lay, grid("-- 2D 4C -- / 2H 3H 4H -- / 2S 3S 4S -- / 2C 3C 3D 4D"))
+    assert settled.move_json(settled.forced_move()) == {"card": "2C", "from": "grid:3:0", "to": "grid:0:0"}
+    # ... but not when 3D follows it (3D may move away, and 3C then follow 2C where it lies)
+    assert GapsPosition(lay, grid("-- 2D 4C -- / 2H 3H 4H -- / 2S 3S 4S -- / 2C 3D 3C 4D")).forced_move() is None
 
 
 # ------------------------------------------------------------ the referee
@@ -128,8 +134,8 @@ def test_search_agrees_with_the_plain_search(case):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_grids(), st.data())
-def test_the_bound_cuts_only_lost_grids(case, data):
-    """Positions met along random play, not only deals: the bound must never cut a winnable one."""
+def test_forced_moves_keep_the_verdict(case, data):
+    """Positions met along random play, not only deals: a forced move never turns a won position lost."""
     layout, deal = case
     pos = GapsPosition(layout, deal)
     for _ in range(data.draw(st.integers(0, 4))):
@@ -137,9 +143,16 @@ def test_the_bound_cuts_only_lost_grids(case, data):
         if not moves:
             break
         pos.push(data.draw(st.sampled_from(moves)))
-    if pos.is_dead():
-        here = {f"grid:{p // pos.width}:{p % pos.width}": [c] for p, c in enumerate(pos.cell) if c != GAP}
-        assert brute.solve(layout, here).verdict == "lost"
+    forced = pos.forced_move()
+    if forced is not None:
+        assert forced in pos.legal_moves()
+
+        def here() -> dict[str, list[int]]:
+            return {f"grid:{p // pos.width}:{p % pos.width}": [c] for p, c in enumerate(pos.cell) if c != GAP}
+
+        before = brute.solve(layout, here()).verdict
+        pos.push(forced)
+        assert brute.solve(layout, here()).verdict == before
 
 
 @settings(max_examples=30, deadline=None)

@@ -23,9 +23,17 @@ Transposition key: the grid's bytes, exact.  Without ``row_suits`` the rows are 
 (a move and the win read a row's places and nothing of which row it is), so the key is the rows
 sorted: a row permutation of a position plays exactly as it does.
 
-Sound bound (``is_dead``)
--------------------------
-* ``FROZEN_DEAD``: a card that can never move again lies where no win has it.  See ``_frozen``.
+Dominance (``forced_move``, proved there): with ``build = "suit"``, a gap just right of a row
+start that can never move again, or (``row_suits``) a row's left end, takes the one card that
+fits it without branching when nothing can disturb that move and it disturbs nothing.
+
+Measured and dropped (gaps-basic-variant seeds 2, 3, 4, 6, 7, 9, 10, 12, at most 400,000 nodes
+each, in one process, forced moves on): a *frozen* bound (the cards that can never move again,
+found as the complement of a closure of the cards that might, must lie where a win has them: a
+rank's own column, one suit a row) cut 3% of the nodes and cost 2.4 times the time (46,000 nodes
+a second against 113,000; on only the positions with one gap left to fill, 1% and 1.06 times);
+and persistent sets built from that closure (the moves into one gap, when no card that might
+move could disturb them) cut 4% at the same time: the closure makes nearly every card mobile.
 """
 
 from __future__ import annotations
@@ -39,8 +47,7 @@ from .rules import ROWS, left_end_twos, successors
 
 GAP = 255  # an empty place (a byte, for the key)
 
-FROZEN_DEAD = "frozen bound: a card that can never move lies where no win has it"
-DEAD_REASONS = (FROZEN_DEAD,)
+DEAD_REASONS: tuple[str, ...] = ()
 
 
 class GapsPosition:
@@ -56,12 +63,6 @@ class GapsPosition:
         self.row_suits: list[int] = [cards.SUITS.index(s) for s in layout.row_suits]
         self.succ: tuple[tuple[int, ...], ...] = successors(layout.build, width)
         self.twos: tuple[tuple[int, ...], ...] = left_end_twos("".join(layout.row_suits))
-        # the cards each card may lie right of (for the bound: a card's way in)
-        preds: list[list[int]] = [[] for _ in range(52)]
-        for c in range(52):
-            for x in self.succ[c]:
-                preds[x].append(c)
-        self.preds: list[list[int]] = preds
         size = ROWS * width
         self.cell: list[int] = [GAP] * size
         self.where: list[int] = [-1] * 52
@@ -134,29 +135,79 @@ class GapsPosition:
 
     # ---------------------------------------------------------- queries
 
+    def _fillers(self, g: int) -> tuple[int, ...]:
+        """The cards that fit place ``g`` now, were it a gap."""
+        if self.left_end[g] >= 0:
+            return self.twos[self.left_end[g]]
+        left = self.cell[g - 1]
+        return () if left == GAP else self.succ[left]
+
     def legal_moves(self) -> list[int]:
         """Every move: into each gap, the cards that fit it."""
-        width, cell, where = self.width, self.cell, self.where
-        out: list[int] = []
-        for g in self.gaps:
-            if g % width == 0:
-                for two in self.twos[g // width]:
-                    out.append(where[two] * 256 + g)
-                continue
-            left = cell[g - 1]
-            if left != GAP:
-                for card in self.succ[left]:
-                    out.append(where[card] * 256 + g)
-        return out
+        where = self.where
+        return [where[x] * 256 + g for g in self.gaps for x in self._fillers(g)]
 
     def forced_move(self) -> int | None:
+        """A move that nothing can disturb and that disturbs nothing: played without branching.
+
+        With ``build = "suit"`` (each card has one predecessor and one successor, one pack), take
+        a gap g and the one card x that fits it, at place q: g is just right of the end of an
+        *anchored* row start (a two at the left end and each card after it its predecessor's
+        successor) whose two can never move (with ``row_suits``: it is its own row's two; else
+        every left end holds a two, so no left end is ever a gap again), or g is a row's left end
+        and x that row's two (``row_suits``).  And the place q + 1 cannot take x's successor
+        before x leaves: q is in the last column, or q + 1 holds that successor (which can only
+        lie right of x), or x has none (the top rank).
+
+        Proof that playing x into g first loses no win.  The anchored start never moves: its
+        two cannot, and every other card of it can only lie right of its predecessor, where it
+        is.  So g takes only x (the successor of the card left of it, or the row's two), and x
+        fits only g: until x moves into g, g stays a gap and x stays at q, so the move stays
+        legal.  A win is a position with no legal move (each row's gap lies after its top-rank
+        card, and nothing is one rank above it), so every winning line plays this move; and
+        every move it plays before it touches none of q, g, the card left of g, and not q + 1
+        either (only x's successor may go there while x is at q): the two moves commute, and
+        the line with x moved first wins the same.
+        """
+        if self.build != "suit":
+            return None
+        width, cell, where = self.width, self.cell, self.where
+        top_card = width - 1  # cards of the top rank: card >> 2 == width - 1
+        if self.fixed:
+            still = [cell[r * width] == cards.make(2, self.row_suits[r]) for r in range(ROWS)]
+        else:
+            all_twos = all(cell[r * width] != GAP and cell[r * width] >> 2 == 1 for r in range(ROWS))
+            still = [all_twos] * ROWS
+        for g in self.gaps:
+            col = g % width
+            if col == 0:
+                if not self.fixed:
+                    continue
+                x = self.twos[g // width][0]
+            else:
+                row = g // width
+                if not still[row]:
+                    continue
+                left = cell[g - 1]
+                if left == GAP or left >> 2 == top_card:
+                    continue
+                start = g - col
+                if any(not self._good(p) for p in range(start, g)):  # the row start must be anchored
+                    continue
+                x = self.succ[left][0]
+            q = where[x]
+            if x >> 2 != top_card and (q + 1) % width:
+                after = cell[q + 1]
+                if after == GAP or after != self.succ[x][0]:
+                    continue
+            return q * 256 + g
         return None
 
     def is_won(self) -> bool:
         return self.good == self.goal
 
     def is_dead(self) -> str | None:
-        return FROZEN_DEAD if self._frozen() else None
+        return None  # no bound: see "Measured and dropped" in the module doc
 
     def key(self) -> Hashable:
         if self.fixed:
@@ -171,80 +222,6 @@ class GapsPosition:
         w = self.width
         return {"card": cards.name(self.cell[src]), "from": f"grid:{src // w}:{src % w}",
                 "to": f"grid:{dst // w}:{dst % w}"}
-
-    # ---------------------------------------------------------- the bound
-
-    def _frozen(self) -> bool:
-        """Some card that can never move again lies where no win has it: no win.
-
-        *Mobile* cards: ``mobile`` is the least set of cards closed under three rules.
-        (a) The cards that fit a gap now (the twos a left-end gap takes; the cards that fit the
-        card left of a gap).  (b) When card y is mobile: the cards that may lie right of y
-        (``succ[y]``).  (c) When card y is mobile: the cards that fit y's place now, as if it were
-        a gap (the twos, at a left end; else the cards that fit the card now left of it).
-
-        Claim: no card outside ``mobile`` ever moves, in any continuation.  Take the first move
-        of such a card x in some continuation, into a place g; every card that moved before it is
-        mobile.  If g is at a left end, x is a two that g's row takes, and g is a gap: it was one
-        at the start, so (a) made x mobile, or the card y there then has moved, so y is mobile
-        and (c) made x mobile.  Else the card p just left of g fits x.  If p moved there, p is
-        mobile and (b) made x mobile.  Else p lay there at the start; g was a gap then ((a)
-        made x mobile) or held a card that moved since, a mobile one ((c) made x mobile).  Each
-        case contradicts x being outside ``mobile``.
-
-        So the other cards, *frozen*, stay where they are for good, and a win must have them
-        there.  In a win, a row's column c holds a card of rank c + 2 and its last column a gap;
-        with ``build = "suit"`` a row holds one suit, a different one in each row, and with
-        ``row_suits`` a two reaches a left end only if it is that row's two.  So it is dead if
-        a frozen card lies in a last column or in a column not its rank's; with ``build =
-        "suit"``, if two frozen cards of different suits share a row, or two rows hold frozen
-        cards of one suit; with ``row_suits`` as well, if a row's frozen cards are of a suit
-        whose two is not at the row's left end and may not go there.
-        """
-        cell, where, succ, left_end = self.cell, self.where, self.succ, self.left_end
-        mobile = [False] * 52
-        todo: list[int] = []
-        for g in self.gaps:  # (a), and (c) for a gap: the cards that fit it
-            if left_end[g] >= 0:
-                todo += self.twos[left_end[g]]
-            elif cell[g - 1] != GAP:
-                todo += succ[cell[g - 1]]
-        while todo:
-            y = todo.pop()
-            if mobile[y]:
-                continue
-            mobile[y] = True
-            todo += succ[y]  # (b)
-            q = where[y]  # (c)
-            if left_end[q] >= 0:
-                todo += self.twos[left_end[q]]
-            elif cell[q - 1] != GAP:
-                todo += succ[cell[q - 1]]
-        width = self.width
-        by_suit = self.build == "suit"
-        row_suit = [-1] * ROWS
-        suit_row = [-1, -1, -1, -1]
-        for p in range(ROWS * width):
-            x = cell[p]
-            if x == GAP or mobile[x]:
-                continue
-            col = p % width
-            if col == width - 1 or (x >> 2) + 1 != col + 2:
-                return True
-            if by_suit:
-                r, s = p // width, x & 3
-                if row_suit[r] == -1:
-                    if suit_row[s] != -1:
-                        return True  # suit s is held in place in another row
-                    row_suit[r], suit_row[s] = s, r
-                elif row_suit[r] != s:
-                    return True
-        if by_suit and self.fixed:
-            for r in range(ROWS):
-                s = row_suit[r]
-                if s != -1 and cell[r * width] != cards.make(2, s) and self.row_suits[r] != s:
-                    return True  # row r must end in suit s, whose two may not go to its left end
-        return False
 
     def state(self) -> tuple[Any, ...]:
         """Everything mutable, for tests that check push then pop restores a position."""

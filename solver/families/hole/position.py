@@ -166,8 +166,8 @@ class HolePosition:
         self.cell_slot = [-1] * self.ncells  # the slot of the card in each cell, or -1
         self.cell_played: list[int] = []  # the slot of each card played from a cell, for ``pop``
         cell_piles = iter(range(ncols + 1, len(piles)))
-        for i, c in enumerate(dealt_cells):
-            if c:
+        for i, dealt in enumerate(dealt_cells):
+            if dealt:
                 self.cell_slot[i] = self.base[next(cell_piles)]
 
         self._bind_key(piles[:ncols + 1])

@@ -136,7 +136,8 @@ class HoleGame:
             self.moves += 1
             return None
         if target != "hole":
-            return f"{at}: {card} goes to {target!r}, but cards only go to the hole" + (" or a cell" if self.cells else "")
+            where = "the hole or a cell" if self.cells else "the hole"
+            return f"{at}: {card} goes to {target!r}, but cards only go to {where}"
         if move.get("count", 1) != 1:
             return f"{at}: moves {move.get('count')} cards, but cards move one at a time"
         if source == "stock":
