@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import Run, assert_push_then_pop_restores
 
 from solver import api, cards, families, solvitaire
-from solver.cli import main
 from solver.errors import LayoutError
 from solver.families import brute
 from solver.families.accordion.position import MATCH_DEAD, AccordionPosition
@@ -147,18 +147,7 @@ def test_the_bound_cuts_only_lost_rows(case):
 @given(small_rows(), st.data())
 def test_push_then_pop_restores_the_position(case, data):
     layout, deal = case
-    pos = AccordionPosition(layout, deal)
-    before = pos.state()
-    played = 0
-    for _ in range(data.draw(st.integers(1, 6))):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(data.draw(st.sampled_from(moves)))
-        played += 1
-    for _ in range(played):
-        pos.pop()
-    assert pos.state() == before
+    assert_push_then_pop_restores(AccordionPosition(layout, deal), data.draw(st.lists(st.integers(0, 50), max_size=6)))
 
 
 # ------------------------------------------------------------ deals: Solvitaire's numbering and files
@@ -194,14 +183,6 @@ def test_rules_there_and_back_and_the_deal_file():
         deal = api.make_deal(layout, seed=3)
         file = json.dumps(solvitaire.deal_to_json(layout, deal))
         assert families.family_of(layout).deal_from_json(layout, json.loads(file), "x.json") == deal
-
-
-class Run:
-    """``patience ARGS`` run in this process: its exit code and what it printed."""
-
-    def __init__(self, capsys: pytest.CaptureFixture[str], *args: str):
-        self.returncode = main(list(args))
-        self.stdout, self.stderr = capsys.readouterr()
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import assert_push_then_pop_restores
 
 from solver import api, cards, families, solvitaire
 from solver import deal as deals
@@ -102,18 +103,7 @@ def test_the_bounds_cut_only_lost_positions(case, data):
 @given(small_worm_deal(), st.data())
 def test_push_then_pop_restores_the_position(case, data):
     layout, deal = case
-    pos = HolePosition(layout, deal)
-    before = pos.state()
-    played = 0
-    for _ in range(data.draw(st.integers(1, 8))):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(data.draw(st.sampled_from(moves)))
-        played += 1
-    for _ in range(played):
-        pos.pop()
-    assert pos.state() == before
+    assert_push_then_pop_restores(HolePosition(layout, deal), data.draw(st.lists(st.integers(0, 50), max_size=8)))
 
 
 def test_cells_are_interchangeable_in_the_key():

@@ -11,6 +11,16 @@ from hypothesis import strategies as st
 from solver import api, cards
 
 
+class Run:
+    """``patience ARGS`` run in this process: its exit code and what it printed."""
+
+    def __init__(self, capsys: Any, *args: str):
+        from solver.cli import main
+
+        self.returncode = main(list(args))
+        self.stdout, self.stderr = capsys.readouterr()
+
+
 def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:
     """Push the moves ``picks`` choose (forced moves included), then pop them all, checking
     that each pop gives back the exact state and key of the position before its push."""
