@@ -82,47 +82,42 @@ class GapsPosition:
         self.gaps: list[int] = [p for p in range(size) if self.cell[p] == GAP]
         self.left_end: list[int] = [p // width if p % width == 0 else -1 for p in range(size)]  # its row, or -1
         self.goal: int = ROWS * (width - 1)
-        self.good: int = sum(self._good(p) for p in range(size))
+        self.size: int = size
+        self.col: list[int] = [p % width for p in range(size)]
+        self.flag: list[int] = [self._good(p) for p in range(size)]  # 1 where the place is good
+        self.good: int = sum(self.flag)
         self.history: list[int] = []
 
     # ------------------------------------------------------------ play
 
     def _good(self, p: int) -> int:
         """1 if place ``p`` is good (see the module doc), else 0."""
-        width = self.width
-        col = p % width
+        col = self.col[p]
         card = self.cell[p]
-        if card == GAP or col == width - 1:
+        if card == GAP or col == self.width - 1:
             return 0
         if col == 0:
             return 1 if card >> 2 == 1 else 0  # a two (rank 2 is card >> 2 == 1)
         left = self.cell[p - 1]
         return 1 if left != GAP and self.follows[left * 52 + card] else 0
 
-    def _touched(self, src: int, dst: int) -> list[int]:
-        """The places whose goodness a move between ``src`` and ``dst`` may change."""
-        width = self.width
-        out = [src, dst]
-        for p in (src + 1, dst + 1):
-            if p % width and p not in out:  # the place just right, in the same row
-                out.append(p)
-        return out
-
     def _move(self, src: int, dst: int) -> None:
-        touched = self._touched(src, dst)
-        before = 0
-        for p in touched:
-            before += self._good(p)
+        """The card at ``src`` into the gap ``dst``; then the goodness of the places it can
+        change: those two and the places just right of them in their rows."""
         card = self.cell[src]
         self.cell[dst] = card
         self.cell[src] = GAP
         self.where[card] = dst
         gaps = self.gaps
         gaps[gaps.index(dst)] = src
-        after = 0
-        for p in touched:
-            after += self._good(p)
-        self.good += after - before
+        flag, col, size = self.flag, self.col, self.size
+        change = 0
+        for p in (src, dst, src + 1, dst + 1):
+            if p < size and (p == src or p == dst or col[p]):
+                now = self._good(p)
+                change += now - flag[p]
+                flag[p] = now
+        self.good += change
 
     def push(self, move: int) -> None:
         self._move(move >> 8, move & 255)
@@ -173,26 +168,31 @@ class GapsPosition:
             return None
         width, cell, where = self.width, self.cell, self.where
         top_card = width - 1  # cards of the top rank: card >> 2 == width - 1
-        if self.fixed:
-            still = [cell[r * width] == cards.make(2, self.row_suits[r]) for r in range(ROWS)]
-        else:
-            all_twos = all(cell[r * width] != GAP and cell[r * width] >> 2 == 1 for r in range(ROWS))
-            still = [all_twos] * ROWS
+        all_twos = -1  # (unfixed rows) every left end holds a two: 1, 0, or -1 not looked at yet
         for g in self.gaps:
-            col = g % width
+            col = self.col[g]
             if col == 0:
                 if not self.fixed:
                     continue
                 x = self.twos[g // width][0]
             else:
-                row = g // width
-                if not still[row]:
-                    continue
+                start = g - col
+                if self.fixed:
+                    if cell[start] != self.twos[g // width][0]:
+                        continue  # the row's two is not at its left end
+                else:
+                    if all_twos < 0:
+                        all_twos = int(all(cell[r * width] != GAP and cell[r * width] >> 2 == 1 for r in range(ROWS)))
+                    if not all_twos:
+                        continue
                 left = cell[g - 1]
                 if left == GAP or left >> 2 == top_card:
                     continue
-                start = g - col
-                if any(not self._good(p) for p in range(start, g)):  # the row start must be anchored
+                flag = self.flag
+                p = start
+                while p < g and flag[p]:
+                    p += 1
+                if p < g:  # the row start must be anchored: every place before g good
                     continue
                 x = self.succ[left][0]
             q = where[x]
