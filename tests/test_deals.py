@@ -284,7 +284,7 @@ def test_board_round_trip(name: str) -> None:
 
 
 def test_board_format_covers_the_tableau_games() -> None:
-    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "bakers-game", "eight-off", "seahaven-towers",
+    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "worm-hole", "bakers-game", "eight-off", "seahaven-towers",
                                 "forecell", "bakers-dozen", "forty-thieves", "klondike", "klondike-draw-1",
                                 # Solvitaire's presets without a reserve or preset foundations
                                 "alina", "american-canister", "british-canister", "castles-of-spain",

@@ -57,7 +57,7 @@ def test_card_layout_description_matches_its_tables(name: str) -> None:
         kind = "pile" if lay.tableau.count else "columns"  # with a tableau: Canfield's reserve pile
         assert f"Reserve: {lay.reserve.count} {kind}" in text
     if lay.cells.count:
-        assert f"Cells: {lay.cells.count} free cells" in text
+        assert f"Cells: {lay.cells.count} free cell{'s' * (lay.cells.count > 1)}" in text
     assert len(lay.pack()) == 52 * lay.decks
 
 
