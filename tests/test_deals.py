@@ -284,8 +284,9 @@ def test_board_round_trip(name: str) -> None:
 
 
 def test_board_format_covers_the_tableau_games() -> None:
-    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "worm-hole", "bakers-game", "eight-off", "seahaven-towers",
-                                "forecell", "bakers-dozen", "forty-thieves", "klondike", "klondike-draw-1",
+    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "worm-hole", "bakers-game", "eight-off",
+                                "seahaven-towers", "forecell", "bakers-dozen", "forty-thieves", "klondike",
+                                "klondike-draw-1",
                                 # Solvitaire's presets without a reserve or preset foundations
                                 "alina", "american-canister", "british-canister", "castles-of-spain",
                                 "eight-off-any-card-spaces", "fan", "fore-cell-same-suit", "free-cell-0-cell",
