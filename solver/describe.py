@@ -93,7 +93,11 @@ def describe(layout: Layout) -> str:
             text += " Column tops may go to the hole."
         lines.append(text)
     if layout.cells.count:
-        lines.append(f"Cells: {layout.cells.count} free cells, each holding one card.")
+        n = layout.cells.count
+        text = f"Cells: {n} free cell{'s, each' * (n > 1)} holding one card."
+        if layout.hole is not None:
+            text += " A column's top card may go to an empty cell, and a cell's card to the hole."
+        lines.append(text)
     s = layout.stock
     turn = {
         "place": "each turned card must go at once to a foundation or a column with room (the player's choice)",

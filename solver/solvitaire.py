@@ -26,7 +26,8 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   ``base card`` random (``base = "deal"``, ``wrap = true`` and columns ranked from the
   base, ``tableau.wrap = "from-base"``: Solvitaire's Canfield); ``removable``.
 - ``hole``: the hole family: ``base card`` (a card, or random: the first card after the
-  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it.
+  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it;
+  ``cells`` beside it are free cells (Worm Hole).
 - ``cells``: ``count``, ``pre-filled`` = ``cells.count``, ``cells.deal``.
 - ``stock``: ``size`` cards; ``deal type`` waste with ``deal count`` and ``redeal``
   (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
@@ -34,19 +35,27 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   per card; a reserve takes no cards (``accepts = "none"``).
 - ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R.
 
-Not in our schema (named and refused): ``accordion`` and ``sequences`` (Accordion, Gaps),
-foundations that take only whole suits (``only complete pile moves``, the Spider games),
-a ``move built group policy`` other than the build policy, ``whole-pile`` and
-``maximal-group`` moves, the spaces policies ``auto-reserve-then-waste`` and
-``auto-waste-then-stock``, a stock that deals a row onto the piles (``deal type`` tableau
-piles), foundations of a fixed base other than the ace, and cells beside a hole.  Some
+- ``accordion`` (a row of ``size`` piles, ``moves`` such as L1 and L3, ``build policies``
+  same-suit / same-rank / red-black / any-suit) = the accordion family's ``[accordion]``
+  ``piles``, ``moves``, ``match`` suit / rank / alternate / any.
+- ``sequences`` (Gaps: ``count`` 4 rows built from the left, ``direction`` L, ``build policy``,
+  ``fixed suit``: row s takes only the two of Solvitaire's suit s, clubs, hearts, spades,
+  diamonds) = the gaps family's ``[gaps]`` ``build`` and ``row_suits``.
+
+Not in our schema (named and refused): Gaps' rows other than four built from the left, of one
+pack; a Gaps or Accordion game dealing other piles beside its own; foundations that take only
+whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
+other than the build policy, ``whole-pile`` and ``maximal-group`` moves, the spaces policies
+``auto-reserve-then-waste`` and ``auto-waste-then-stock``, a stock that deals a row onto the
+piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
 preset foundation in a game of two packs ...): the engine names those when asked to play.
 
 Deals.  Solvitaire's deal file has ``tableau piles`` (a list of piles, each bottom card
 first), ``foundations`` (cards placed on their suit's foundation, in order), ``cells``,
 ``stock`` (bottom card first: the last card is turned first), ``waste``, ``reserve``
-(bottom card first when stacked, else one card per pile) and ``hole`` (one card).  Card
+(bottom card first when stacked, else one card per pile), ``hole`` (one card), ``accordion``
+(the row, one card a pile) and ``sequences`` (Gaps' rows, a gap as ``""``).  Card
 names are ranks ``A 2..10 J Q K`` (or ``1..13``) then a suit, in lower case for a face-down card
 (Solvitaire reads an upper-case card of a column as face up, whatever its rules say: a deal
 written without them is a game with every card face up).  ``deal_from_json`` reads
@@ -57,6 +66,8 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -186,10 +197,8 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
     if ends != 1:
         raise LayoutError(f"{where}: expected exactly one of [hole][present], [foundations][present], "
                           f"[accordion][size] > 0 and [sequences][count] > 0 (how the game is won)")
-    if r["accordion"]["size"]:
-        cannot("[accordion]", "Accordion's piles: no family plays them yet")
-    if r["sequences"]["count"]:
-        cannot("[sequences]", "Gaps' rows: no family plays them yet")
+    if r["accordion"]["size"] or r["sequences"]["count"]:
+        return _spread_data(r, where), top
     if fo["only complete pile moves"]:
         cannot("[foundations][only complete pile moves] = true", "whole suits to the foundations, Spider's rule")
     if tab["move built group"] not in _MOVES:
@@ -212,8 +221,6 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         cannot("[foundations][initial cards] = 'one'", "one foundation dealt only with [base card] = 'random'")
     if fo["present"] and fo["initial cards"] != "one" and base == "random":
         cannot("[foundations][base card] = 'random'", "a base from the deal only with [initial cards] = 'one'")
-    if hole["present"] and cel["count"]:
-        cannot("[cells][count] with [hole][present]", "the hole family has no cells")
     if hole["present"] and (res["size"] or tab["build policy"] != "no-build"):
         cannot("[hole][present] with a reserve or building piles", "the hole family's columns only feed the hole")
     if cel["pre-filled"] > cel["count"]:
@@ -285,20 +292,66 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
     return data, top
 
 
-def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = ()) -> Layout:
+def _spread_data(r: dict[str, Any], where: str) -> dict[str, Any]:
+    """Our layout file's TOML data for Solvitaire's Accordion (``[accordion][size] > 0``) or Gaps
+    (``[sequences][count] > 0``) rules ``r`` (defaults filled in): the accordion or the gaps family."""
+    acc, seq = r["accordion"], r["sequences"]
+    missing: list[str] = []
+    game = "[accordion]" if acc["size"] else "[sequences]"
+    for key, value, default in (("tableau piles", "count", 0), ("cells", "count", 0), ("stock", "size", 0),
+                                ("reserve", "size", 0)):
+        if r[key][value] != default:
+            missing.append(f"[{key}][{value}] = {r[key][value]} beside {game} (these games deal nothing else)")
+    decks = 2 if r["two decks"] else 1
+    pack = 4 * r["max rank"] * decks
+    data: dict[str, Any] = {"title": Path(where).stem, "rules_version": 1,
+                            "description": "Solvitaire rules from " + Path(where).name}
+    if acc["size"]:
+        data["decks"] = decks
+        words = {"same-suit": "suit", "same-rank": "rank", "red-black": "alternate", "any-suit": "any"}
+        bad = [m for m in acc["moves"] if not (isinstance(m, str) and len(m) > 1 and m[0] in "LR"
+                                               and m[1:].isdigit() and 1 <= int(m[1:]) <= 103)]
+        if bad:
+            raise LayoutError(f"{where}: [accordion][moves]: expected moves such as 'L1' or 'R3', "
+                              f"got {json_text(bad[0])}")
+        pols = acc["build policies"]
+        if not all(isinstance(p, str) and p in words for p in pols):
+            raise LayoutError(f"{where}: [accordion][build policies]: expected a list drawn from "
+                              f"{', '.join(map(repr, words))}, got {json_text(pols)}")
+        if acc["size"] > pack:
+            raise LayoutError(f"{where}: [accordion][size]: expected at most the {pack} cards of the pack, "
+                              f"got {acc['size']}")
+        data["accordion"] = {"piles": acc["size"], "moves": list(dict.fromkeys(acc["moves"])),
+                             "match": list(dict.fromkeys(words[p] for p in pols))}
+    else:
+        if seq["count"] != 4:
+            missing.append(f"[sequences][count] = {seq['count']} (Gaps has four rows, one a suit)")
+        if seq["direction"] != "L":
+            missing.append(f"[sequences][direction] = {seq['direction']!r} (rows built from the left only)")
+        if decks != 1:
+            missing.append("[two decks] = true beside [sequences] (Gaps with one pack only)")
+        data["gaps"] = {"build": _BUILD[seq["build policy"]],
+                        "row_suits": list(GAPS_SUITS) if seq["fixed suit"] else []}
+    if missing:
+        raise LayoutError(f"{where}: Solvitaire rules our layout schema cannot say: " + "; ".join(missing))
+    return data
+
+
+def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = (),
+                    reader: Callable[[dict[str, Any], str, str], Any] = parse) -> Any:
     """Our layout for Solvitaire's rules ``obj`` (``where`` names the file in messages);
-    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's."""
+    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's.
+    ``reader`` reads the layout's TOML data: the card schema's, or (``solver.families``) any
+    family's, for Accordion and Gaps."""
     data, top = rules_to_data(obj, where)
     data["name"] = name
     data, shown_as = apply_settings(data, where, settings)
     try:
-        layout = parse(data, shown_as, name)
+        layout = reader(data, shown_as, name)
     except LayoutError as e:
         raise _in_solvitaire_words(e, shown_as, settings) from None
     if top < 13:
-        from dataclasses import replace
-
-        layout = replace(layout, max_rank=top)
+        layout = layout.with_max_rank(top) if not isinstance(layout, Layout) else replace(layout, max_rank=top)
     return layout
 
 
@@ -317,11 +370,13 @@ def _in_solvitaire_words(e: LayoutError, where: str, settings: tuple[str, ...]) 
     return e
 
 
-def read_rules(path: str, settings: tuple[str, ...] = ()) -> Layout:
-    """A Solvitaire rules file (JSON) as our layout, named after the file."""
+def read_rules(path: str, settings: tuple[str, ...] = (),
+               reader: Callable[[dict[str, Any], str, str], Any] = parse) -> Any:
+    """A Solvitaire rules file (JSON) as our layout, named after the file (``reader``: see
+    ``rules_to_layout``)."""
     text = read_text(path, LAYOUT_LIMIT, "rules file", "Solvitaire's game rules as JSON", LayoutError)
     where = shown(path)
-    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings)
+    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings, reader)
 
 
 def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
@@ -331,21 +386,25 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
     Solvitaire's Canfield columns), built down, no waste capacity, batches or placements.
     ``supermove`` becomes single cards: a supermove is a shortcut for single moves through
     the free cells and spaces, so the games are won by the same deals."""
-    if not isinstance(layout, Layout):
-        return None
+    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) says its rules itself
+        said = getattr(layout, "solvitaire_rules", None)
+        rules = None if said is None else said()
+        return None if rules is None else dict(rules)
     fo, t, st, res, cel = layout.foundations, layout.tableau, layout.stock, layout.reserve, layout.cells
     out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
     if layout.family == "hole":
         h = layout.hole
         assert h is not None
-        if st.turn not in ("hole", "none") or cel.count or res.count:
+        if st.turn not in ("hole", "none") or res.count:
             return None
         out["foundations"] = {"present": False}
         out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
             cards.parse(h.start)), "build loops": h.wrap}
         out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
         if st.turn == "hole":
-            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1, "deal type": "hole"}
+            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1 - cel.deal, "deal type": "hole"}
+        if cel.count:
+            out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
         return out
     if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
         return None
@@ -493,9 +552,11 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
     return deal
 
 
-def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
+def deal_to_json(layout: Any, deal: Deal) -> dict[str, Any]:
     """Solvitaire's deal file for our ``deal`` of ``layout``.  An empty cell cannot be written
     (Solvitaire reads every cell as a card): a deal with some cells empty and some not is refused."""
+    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) writes its own
+        return dict(layout.to_solvitaire(deal))
     out: dict[str, Any] = {}
     name = _solvitaire_name
     t = layout.tableau
@@ -525,3 +586,66 @@ def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
     if reserve:
         out["reserve"] = [name(c) for c in reserve]
     return out
+
+
+# Gaps' rows in Solvitaire's suit numbering, for ``[sequences][fixed suit]``: row s takes the two of suit s.
+GAPS_SUITS = "CHSD"
+
+
+def _flat_cards(obj: dict[str, Any], key: str, where: str) -> list[Any]:
+    extra = [k for k in obj if k != key]
+    if extra:
+        raise DealError(f"{where}: [{_shown_key(extra[0])}]: not a key of a Solvitaire deal of this game; "
+                        f"expected {key!r}")
+    value = obj.get(key)
+    if not isinstance(value, list):
+        raise DealError(f"{where}: [{key}]: expected a list, got {json_text(value)}")
+    return value
+
+
+def accordion_from_json(obj: dict[str, Any], piles: int, where: str) -> list[int]:
+    """The row of Solvitaire's Accordion deal file, left to right: ``accordion``, one card a pile
+    (a card, or a list of one card as its ``--deal-only`` prints it)."""
+    value = _flat_cards(obj, "accordion", where)
+    if len(value) != piles:
+        raise DealError(f"{where}: [accordion]: expected {piles} piles, got {len(value)}")
+    row = []
+    for i, c in enumerate(value):
+        if isinstance(c, list) and len(c) == 1:
+            c = c[0]
+        try:
+            row.append(_card(c))
+        except CardError as e:
+            raise DealError(f"{where}: [accordion][{i}]: {e}") from None
+    return row
+
+
+def accordion_to_json(row: list[int]) -> dict[str, Any]:
+    return {"accordion": [_solvitaire_name(c) for c in row]}
+
+
+def sequences_from_json(obj: dict[str, Any], rows: int, width: int, where: str) -> list[list[int | None]]:
+    """The grid of Solvitaire's Gaps deal file (``sequences``: each row left to right), a gap as
+    None: Solvitaire writes a gap as ``""`` or as ``AS`` (its placeholder; the aces are out)."""
+    value = _flat_cards(obj, "sequences", where)
+    if len(value) != rows or not all(isinstance(r, list) and len(r) == width for r in value):
+        raise DealError(f"{where}: [sequences]: expected {rows} rows of {width} places")
+    grid: list[list[int | None]] = []
+    for r, row in enumerate(value):
+        out: list[int | None] = []
+        for c, text in enumerate(row):
+            try:
+                card = None if text in ("", "AS") else _card(text)
+            except CardError as e:
+                raise DealError(f"{where}: [sequences][{r}][{c}]: {e}") from None
+            if card is not None and cards.rank(card) == 1:
+                raise DealError(f"{where}: [sequences][{r}][{c}]: {text!r} (the aces are out of a Gaps deal; "
+                                "a gap is written \"\")")
+            out.append(card)
+        grid.append(out)
+    return grid
+
+
+def sequences_to_json(grid: list[list[int | None]]) -> dict[str, Any]:
+    return {"sequences": [["" if c is None else _solvitaire_name(c) for c in row] for row in grid]}
+

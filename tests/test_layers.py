@@ -39,8 +39,8 @@ KNOWN_CIRCLES = {("solver.families.reserve._core", "solver.families.reserve"),
 SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",
-                         "solver.families.cpsat", "solver.families.brute", "solver.families.core",
-                         "solver.families.game_core", "solver.families.shadow"}
+                         "solver.families.spread", "solver.families.cpsat", "solver.families.brute",
+                         "solver.families.core", "solver.families.game_core", "solver.families.shadow"}
 
 
 def module_name(path: Path) -> str:

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api, shuffles, solvitaire
+from solver import api, families, shuffles, solvitaire
 from solver import deal as deals
 from solver.errors import DealError, LayoutError
 from solver.families.card import DEAL_READERS
 from solver.fingerprint import rules_fingerprint
-from solver.layout import rule_values
+from solver.layout import Layout, rule_values
 from solver.schema import builtin_names
 
 GOLDEN = Path(__file__).parent / "golden" / "solvitaire-deals.json"
@@ -97,7 +97,8 @@ def test_the_mersenne_twister_is_cs():
     assert rng.getrandbits(32) == 4123659995
 
 
-SOLVITAIRE_PLAYABLE = [n for n in builtin_names() if not n.startswith(("english", "french"))
+# the card-schema layouts Solvitaire plays (the accordion and gaps families: tests/test_accordion.py, test_gaps.py)
+SOLVITAIRE_PLAYABLE = [n for n in builtin_names() if isinstance(api.load_layout(n), Layout)
                        and solvitaire.layout_to_rules(api.load_layout(n)) is not None]
 
 
@@ -143,14 +144,16 @@ def test_what_cannot_be_said_is_named_in_one_line():
         solvitaire.rules_to_layout({"tablaeu piles": {}}, "x.json", "x")
     with pytest.raises(LayoutError, match=r"\[cells\]\[count\]: expected an integer >= 0, got -1"):
         solvitaire.rules_to_layout({"cells": {"count": -1}}, "x.json", "x")
-    with pytest.raises(LayoutError, match=r"\[accordion\] \(Accordion"):
-        solvitaire.rules_to_layout({"foundations": {"present": False}, "tableau piles": {"count": 0},
-                                    "accordion": {"size": 52}}, "x.json", "x")
+    with pytest.raises(LayoutError, match=r"x.json: .*\[tableau piles\]\[count\] = 8 beside \[sequences\].*"
+                                          r"\[sequences\]\[count\] = 3 .*\[sequences\]\[direction\] = 'R'"):
+        families.rules_to_layout({"foundations": {"present": False},
+                                  "sequences": {"count": 3, "direction": "R"}}, "x.json", "x")
 
 
 VALUES = st.one_of(st.integers(-2, 60), st.booleans(), st.sampled_from(
     ["any-suit", "red-black", "same-suit", "no-build", "kings", "any", "yes", "no", "all", "top", "one", "none",
-     "random", "A", "AS", "waste", "hole", "tableau piles", "L", "whole-pile", "auto-reserve-then-any", ""]))
+     "random", "A", "AS", "waste", "hole", "tableau piles", "L", "whole-pile", "auto-reserve-then-any", ""]),
+    st.lists(st.sampled_from(["L1", "R3", "L0", "X", "same-rank", "same-suit", 7]), max_size=3))
 SECTIONS = st.dictionaries(st.sampled_from(sorted(k for s in solvitaire.DEFAULTS.values() if isinstance(s, dict)
                                                   for k in s)), VALUES, max_size=4)
 
@@ -159,9 +162,12 @@ SECTIONS = st.dictionaries(st.sampled_from(sorted(k for s in solvitaire.DEFAULTS
 @given(st.dictionaries(st.sampled_from([*solvitaire.DEFAULTS, "bogus"]), st.one_of(SECTIONS, VALUES), max_size=5))
 def test_any_rules_object_is_a_layout_or_one_line_of_bad_input(obj):
     try:
-        lay = solvitaire.rules_to_layout(obj, "r.json", "r")
+        lay = families.rules_to_layout(obj, "r.json", "r")
     except LayoutError as e:
         assert "\n" not in str(e) and str(e).startswith("r.json")
+        return
+    if not isinstance(lay, Layout):  # Accordion, Gaps
+        families.family_of(lay).deal_from_seed(lay, 1)
         return
     # seed N is Solvitaire's --random N (a reduced deck: our own generator), a deal of the whole pack
     assert shuffles.generator(lay) == ("solvitaire" if lay.max_rank == 13 else "patience-v1")

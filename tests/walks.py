@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from solver import api, cards
+from solver.layout import Cells
 
 
 def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:
@@ -40,6 +41,16 @@ def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:
             else:
                 sys.modules[n] = m
     return loaded
+
+
+class Run:
+    """``patience ARGS`` run in this process: its exit code and what it printed."""
+
+    def __init__(self, capsys: Any, *args: str):
+        from solver.cli import main
+
+        self.returncode = main(list(args))
+        self.stdout, self.stderr = capsys.readouterr()
 
 
 def assert_push_then_pop_restores(pos: Any, picks: list[int]) -> None:
@@ -142,23 +153,29 @@ def named(pos: Any, moves: Any) -> set[tuple[str, str, str, int]]:
 
 
 @st.composite
-def small_hole_deal(draw: Any, max_columns: int = 6) -> tuple[Any, dict[str, list[int]]]:
+def small_hole_deal(draw: Any, max_columns: int = 6, cells: bool = True) -> tuple[Any, dict[str, list[int]]]:
     """A Black Hole or Golf layout of a reduced pack (ranks A..3-6) with 2..max_columns columns,
     and a shuffle of it dealt to them (and a stock, for golf): small, so that equal rank
-    sequences (interchangeable columns) and transpositions are common."""
+    sequences (interchangeable columns) and transpositions are common.  ``cells``: on ranks
+    A..3-4, often with one or two free cells (Worm Hole's), sometimes holding a card from the start."""
     golf = draw(st.booleans())
     max_rank = draw(st.integers(3, 6))
     pack = draw(st.permutations(cards.pack(1, max_rank)))
     ncols = draw(st.integers(2, max_columns))
-    in_columns = len(pack) - 1 - (draw(st.integers(0, 8)) if golf else 0)
+    ncells = draw(st.integers(0, 2)) if cells and max_rank <= 4 else 0  # no bottom-card pruning with cells: kept small
+    in_cells = draw(st.integers(0, ncells))
+    in_columns = len(pack) - 1 - in_cells - (draw(st.integers(0, 8)) if golf else 0)
     sizes = [in_columns // ncols + (i < in_columns % ncols) for i in range(ncols)]
     deal = {"hole": [pack[0]]}
-    at = 1
+    for i in range(in_cells):
+        deal[f"cell:{i}"] = [pack[1 + i]]
+    at = 1 + in_cells
     for i, n in enumerate(sizes):
         deal[f"tableau:{i}"] = list(pack[at : at + n])
         at += n
     if at < len(pack):
         deal["stock"] = list(pack[at:])
     base = api.load_layout("golf" if golf else "black-hole")
-    layout = replace(base, max_rank=max_rank, tableau=replace(base.tableau, count=ncols, deal=(1,) * ncols))
+    layout = replace(base, max_rank=max_rank, tableau=replace(base.tableau, count=ncols, deal=(1,) * ncols),
+                     cells=Cells(ncells, in_cells))
     return layout, deal

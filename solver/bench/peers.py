@@ -504,7 +504,8 @@ class Solvitaire(Peer):
         from ..solvitaire import layout_to_rules
 
         rules = layout_to_rules(layout)
-        if rules is None or 0 < layout.cells.deal < layout.cells.count:
+        cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
+        if rules is None or (cells is not None and 0 < cells.deal < cells.count):
             return None  # (its deal file reads every cell as a card: no partly filled cells)
         return ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
 

@@ -9,7 +9,6 @@ from .. import api
 from ..errors import InputError
 from ..families import family_of, load_layout
 from ..files import shown
-from ..layout import Layout
 from ..options import add_deal_source, add_layout, add_moves, add_out, emit, load
 from ..schema import builtin_names
 
@@ -80,7 +79,7 @@ def run_deal(args: argparse.Namespace) -> int:
     elif args.solvitaire:
         from ..solvitaire import deal_to_json
 
-        if not isinstance(layout, Layout) or layout.family not in ("tableau", "hole"):
+        if layout.family not in ("tableau", "hole", "accordion", "gaps"):
             raise InputError(f"--solvitaire: Solvitaire plays no game of the {layout.family} family")
         if not shown_as.is_deal:
             raise InputError("--solvitaire: Solvitaire's deal files hold deals, not positions part-way through a game")

@@ -61,8 +61,15 @@ def is_peg(layout: Any) -> bool:
     return bool(layout.family == "peg")
 
 
+def is_spread(layout: Any) -> bool:
+    """The families with a layout of their own (Accordion's row, Gaps' grid): they name their stacks."""
+    return layout.family in ("accordion", "gaps")
+
+
 def stack_names(layout: Any) -> list[str]:
     """Every stack of a card layout, in the order the pictures list them."""
+    if is_spread(layout):
+        return list(layout.stack_names())
     names = []
     if layout.stock.turn != "none" or "stock" in deals.expected_counts(layout):
         names.append("stock")
@@ -93,6 +100,8 @@ def start(layout: Any, deal: dict[str, Any]) -> Any:
             table.stacks[f"foundation:{SUITS.index(cards[0][1])}"] = list(cards)
         else:
             table.stacks.setdefault(stack, []).extend(cards)
+    if is_spread(layout):
+        return table
     for i, fd in enumerate(layout.tableau.face_down):
         table.face_down[f"tableau:{i}"] = min(fd, max(0, len(table.stacks[f"tableau:{i}"]) - 1))
     _fill_spaces(layout, table)
@@ -133,7 +142,7 @@ def play(layout: Any, table: Any, move: dict[str, Any]) -> Step:
 def _fill_spaces(layout: Any, table: Table) -> list[tuple[str, int]]:
     """Canfield: the reserve's top card fills each empty column at once."""
     filled: list[tuple[str, int]] = []
-    if layout.tableau.spaces != "reserve-then-any":
+    if is_spread(layout) or layout.tableau.spaces != "reserve-then-any":
         return filled
     reserve = table.stacks["reserve:0"]
     for i in range(layout.tableau.count):

@@ -214,7 +214,7 @@ class LayoutReader:
     """One kind of layout file, and how to read it: TOML that ``claims`` says is of this kind, read
     by ``parse`` (card layouts, shared by the card families; peg boards; games of chance), or a
     format of its own, told by the file name's ending (``suffix``) and read whole by ``read``
-    (Solvitaire's rules, ``.json``: ``card.RULES_READER``)."""
+    (Solvitaire's rules, ``.json``, registered in ``solver.families``)."""
 
     claims: Callable[[dict[str, Any]], bool] = _claims_no_toml
     parse: Callable[[dict[str, Any], str, str], Any] | None = None  # (data, where, name) -> layout

@@ -87,5 +87,3 @@ class CardFamily(GameFamily):
 
 
 READER = LayoutReader(claims=lambda data: "board" not in data, parse=parse)
-# Solvitaire's rules files, mapped onto card layouts (``solver.solvitaire``).
-RULES_READER = LayoutReader(suffix=".json", read=solvitaire.read_rules)

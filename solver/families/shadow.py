@@ -4,8 +4,9 @@ source").  A one-source module imports ``cython`` and falls back to this one.
 
 Compiled, ``import cython`` is the Cython language and this module is never imported.
 Interpreted with Cython installed, Cython's own module serves; these names behave as its do:
-``compiled`` is False and every decorator returns what it decorates.  C types appear only in
-annotations, which ``from __future__ import annotations`` leaves unevaluated, so none is here.
+``compiled`` is False, every decorator returns what it decorates, and ``declare(type, value)``
+(a module's C constant) is the value.  C types appear only in annotations, which ``from
+__future__ import annotations`` leaves unevaluated, and in ``declare``: ``int`` only.
 """
 
 from __future__ import annotations
@@ -22,5 +23,9 @@ def _exceptval(*_: Any, **__: Any) -> Any:
     return _same
 
 
+def _declare(_: Any, value: Any = None) -> Any:
+    return value
+
+
 cython = SimpleNamespace(compiled=False, cclass=_same, cfunc=_same, ccall=_same, inline=_same, final=_same,
-                         exceptval=_exceptval)
+                         exceptval=_exceptval, declare=_declare, int=int)

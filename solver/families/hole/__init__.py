@@ -1,4 +1,4 @@
-"""The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
+"""The hole family (Black Hole, Golf, Worm Hole): every card goes to one pile, one rank up or down.
 
 - ``position``: the DFS's position, its bounds and forced moves: one source, compiled by Cython
   where a compiler exists (then the compiled DFS drives it), interpreted otherwise.

@@ -1,4 +1,4 @@
-"""The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
+"""The hole family (Black Hole, Golf, Worm Hole): every card goes to one pile, one rank up or down.
 
 One source (``solver/families/README.md``, "One source"): Cython compiles this module in
 pure-Python mode where a compiler exists, and the compiled DFS drives the result through the C
@@ -9,7 +9,9 @@ Rules, as the layout gives them: ``tableau.count`` columns whose top cards may
 go to the hole when their rank is next to the rank of the hole's top card (any
 suit; with ``hole.wrap`` the highest rank and the ace are next to each other);
 with ``stock.turn = "hole"`` the next stock card may be turned onto the hole at
-any time, whatever its rank.  Won when every card is on the hole.
+any time, whatever its rank; with ``cells.count`` free cells (Worm Hole), a
+column's top card may go to an empty cell, and a cell's card to the hole as a
+column's top card would.  Won when every card is on the hole.
 
 Representation
 --------------
@@ -25,6 +27,15 @@ position is the *multiset* of the rank sequences left in the columns, the
 stock height and the hole's rank: exactly, the count of columns showing each
 distinct rank sequence (a column cut to some height), the stock height and the
 hole's rank, packed into 64-bit words (``_bind_key``) and updated by push and pop.
+
+Cells (``cells.count`` > 0; without them every path below is as if they did not exist): a
+move ``TO_CELL + p`` puts column p's top card in the first empty cell, ``FROM_CELL + i``
+plays cell i's card to the hole.  A card dealt into a cell is a pile of its own after the
+stock, never played from (its slot is in ``cell_slot`` from the start).  The key adds, per
+rank, how many cells hold a card of that rank (cells are interchangeable, suits never
+matter).  With cells ``legal`` keeps every move (no exchange argument is claimed) and
+``forced`` plays only a move that is the one legal move; the walk bound counts the cells'
+cards with the others and lets any card left be the last; the heads bound is unchanged.
 
 Sound bounds, forced move and pruning (each proved where it is defined)
 ----------------------------------------------------------------------
@@ -81,7 +92,14 @@ READS = Reads("the hole family's DFS position", {
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": lambda v: not any(v),
     "tableau.build": {"none"}, "tableau.spaces": {"none"},
     "stock.turn": {"hole", "none"},
+    "cells.count": None, "cells.deal": None,
 })
+
+# The move codes with a cell, C constants where compiled (compared in every push and pop: a module's
+# Python int there cost 5-7% of the speed, measured), plain ints interpreted.
+TO_CELL = cython.declare(cython.int, 1 << 10)  # TO_CELL + p: column p's top card to the first empty cell
+FROM_CELL = cython.declare(cython.int, 1 << 11)  # FROM_CELL + i: cell i's card to the hole
+MAX_CELLS = 15  # at most 15 cells (``cell_slot``)
 
 # What ``is_dead`` names, in order (``dead`` reports these by number).
 WALK_DEAD = "walk bound: the ranks left make no walk from the hole"
@@ -114,7 +132,7 @@ def _connected_table(n: int, cyclic: bool) -> array[int]:
 
 @cython.cclass
 class HolePosition(CorePosition):
-    """A deal of a hole game, mutable; moves are pile numbers."""
+    """A deal of a hole game, mutable; moves are pile numbers (and ``TO_CELL``, ``FROM_CELL`` codes)."""
 
     DEAD_REASONS = DEAD_REASONS
 
@@ -153,13 +171,19 @@ class HolePosition(CorePosition):
     hole_stack: cython.int[::1]  # the hole's rank before each move played (what pop restores)
     hole_rank: cython.int
     left: cython.int  # cards not yet on the hole
-    count: cython.int[14]  # remaining cards of each rank (columns and stock)
+    count: cython.int[14]  # remaining cards of each rank (columns, cells and stock)
     col_count: cython.int[14]  # remaining column cards of each rank
     bottoms: cython.int[14]  # remaining bottom cards (depth 0 in a column) of each rank
     tops: cython.ulonglong[14]  # columns by the rank of their top card
     tall: cython.ulonglong  # columns holding two cards or more
     words: cython.ulonglong[64]  # MAX_WORDS: the key
     start_ranks: tuple  # the hole's ranks at the deal, bottom first, for ``state``
+    # -- the cells (``ncells`` 0: none)
+    ncells: cython.int
+    cell_slot: cython.int[15]  # MAX_CELLS: the slot of the card in each cell, or -1
+    cell_undo: cython.int[::1]  # per ply of a move with a cell: the cell filled, or the slot played
+    cell_word: cython.int[14]  # per rank: the key word of its count in the cells ...
+    cell_val: cython.ulonglong[14]  # ... and one of it there
 
     def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
         """The position at ``deal``: a deal, or a ``Snapshot`` part-way through a game (its
@@ -178,19 +202,27 @@ class HolePosition(CorePosition):
         start: Sequence[int] = stacks.get("hole") or ()
         if not start:
             raise DealError(f"layout {layout.name!r}: the deal puts no card on the hole")
-        unknown = set(stacks) - {"hole", "stock"} - {f"tableau:{i}" for i in range(ncols)}
+        cell_names = [f"cell:{i}" for i in range(layout.cells.count)]
+        unknown = set(stacks) - {"hole", "stock", *cell_names} - {f"tableau:{i}" for i in range(ncols)}
         if any(stacks[s] for s in unknown):
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: "
                             + ", ".join(sorted(unknown)))
         if ncols > 63:
             raise UnsupportedError(f"layout {layout.name!r}: the hole engine holds at most 63 columns")
+        if layout.cells.count > MAX_CELLS:
+            raise UnsupportedError(f"layout {layout.name!r}: the hole engine holds at most {MAX_CELLS} cells")
+        dealt_cells = [list(stacks.get(name, [])) for name in cell_names]
+        if any(len(cs) > 1 for cs in dealt_cells):
+            raise DealError(f"layout {layout.name!r}: the deal puts more than one card in a cell")
         top = layout.max_rank
         self.top_rank = top
         self.line_heads = not hole.wrap
 
         # Piles 0..ncols-1 are the columns (bottom first); pile ncols is the stock,
-        # stored so that its last element is the next card to turn.
+        # stored so that its last element is the next card to turn; then each card dealt
+        # into a cell, a pile of its own.
         piles = [list(stacks.get(f"tableau:{i}", [])) for i in range(ncols)] + [stock[::-1]]
+        piles += [cs for cs in dealt_cells if cs]
         self.ncols = ncols
         self.stock_pile = ncols
         slots = [(c, p, j) for p, cs in enumerate(piles) for j, c in enumerate(cs)]  # card, pile, depth
@@ -201,7 +233,13 @@ class HolePosition(CorePosition):
         self.slot_rank = array("i", [cards.rank(c) for c, _, _ in slots])
         self.base = array("i", [sum(len(cs) for cs in piles[:p]) for p in range(len(piles))])
         self.height = array("i", [len(cs) for cs in piles])
-        self.hole_stack = array("i", [0] * (len(slots) + 1))  # one rank per card at most
+        plies = 2 * len(slots) + 1  # a move a card, two for a card through a cell
+        self.hole_stack = array("i", [0] * plies)
+        self.cell_undo = array("i", [0] * plies)
+        self.ncells = layout.cells.count
+        cell_piles = iter(range(ncols + 1, len(piles)))
+        self.cell_slot = [self.base[next(cell_piles)] if cs else -1 for cs in dealt_cells] + \
+            [-1] * (MAX_CELLS - self.ncells)
         near = neighbours(layout)  # the ranks next to each rank (the rule table, rules.py)
         self.near_n = [len(near[r]) for r in range(NRANKS)]
         self.near = [near[r][k] if k < len(near[r]) else 0 for r in range(NRANKS) for k in (0, 1)]
@@ -236,22 +274,25 @@ class HolePosition(CorePosition):
 
         Sequence i (a distinct rank sequence, a column cut to some height) can be shown by at
         most m_i columns (those that have it as a prefix), so its field has bit_length(m_i)
-        bits; the stock height at most its start; the rank 4 bits.  A field never spills (its
+        bits; the stock height at most its start; the rank 4 bits; with cells, each rank's count
+        in the cells at most ``ncells``.  A field never spills (its
         value stays in range), so adding and subtracting terms in a word is exact, and equal
         words mean equal counts: keys are equal exactly when the positions are the same for play.
         """
         ids: dict[tuple[int, ...], int] = {}
         seq = []  # seq[p][h]: the sequence number of column p cut to height h (h >= 1)
-        for cs in piles[:-1]:
+        for cs in piles[:self.ncols]:
             seq.append([-1] + [ids.setdefault(tuple(cards.rank(c) for c in cs[:h]), len(ids))
                                for h in range(1, len(cs) + 1)])
         mult = [0] * len(ids)
         for row in seq:
             for i in row[1:]:
                 mult[i] += 1
-        nstock = len(piles[-1])
+        nstock = len(piles[self.stock_pile])
         fields: list[tuple[int, Any]] = [(4, "rank"), (max(1, nstock.bit_length()), "stock")]
         fields += [(m.bit_length(), i) for i, m in enumerate(mult)]
+        cell_ranks = range(1, self.top_rank + 1) if self.ncells else range(0)
+        fields += [(self.ncells.bit_length(), ("cell", r)) for r in cell_ranks]  # a rank's count in the cells
         place: dict[Any, tuple[int, int]] = {}
         word = used = 0
         for bits, name in fields:
@@ -275,21 +316,31 @@ class HolePosition(CorePosition):
             if p == self.stock_pile:
                 sub.append(term("stock"))
                 add.append((0, 0))
-            else:
+            elif p < self.stock_pile:
                 sub.append(term(seq[p][j + 1]))
                 add.append(term(seq[p][j]) if j else (0, 0))
+            else:  # a card dealt into a cell: its term is the cell's (``cell_word``)
+                sub.append((0, 0))
+                add.append((0, 0))
         self.sub_word = array("i", [w for w, _ in sub])
         self.sub_val = array("Q", [v for _, v in sub])
         self.add_word = array("i", [w for w, _ in add])
         self.add_val = array("Q", [v for _, v in add])
+        cell = [term(("cell", r)) if r in cell_ranks else (0, 0) for r in range(NRANKS)]
+        self.cell_word = [w for w, _ in cell]
+        self.cell_val = [v for _, v in cell]
         words = [0] * MAX_WORDS  # the key of the deal
         words[0] = self.hole_rank
         w, shift = place["stock"]
         words[w] += nstock << shift
-        for p, cs in enumerate(piles[:-1]):
+        for p, cs in enumerate(piles[:self.ncols]):
             if cs:
                 w, v = term(seq[p][len(cs)])
                 words[w] += v
+        for i in range(self.ncells):
+            if self.cell_slot[i] >= 0:
+                r = cards.rank(slots[self.cell_slot[i]][0])
+                words[cell[r][0]] += cell[r][1]
         self.words = words
 
     def _bind_walk(self) -> None:
@@ -332,17 +383,27 @@ class HolePosition(CorePosition):
     @cython.ccall
     @cython.exceptval(-1, check=False)
     def push(self, move: cython.int) -> cython.int:
-        """The top card of pile ``move`` goes to the hole."""
-        if move < 0 or move > self.stock_pile or self.height[move] == 0:
-            raise ValueError(f"no card to play from pile {move}")
-        j: cython.int = self.height[move] - 1
-        s: cython.int = self.base[move] + j
+        """The top card of pile ``move`` goes to the hole (``TO_CELL + p``: column p's top card to
+        the first empty cell; ``FROM_CELL + i``: cell i's card to the hole)."""
+        p: cython.int = move
+        cell: cython.int = -1
+        if move >= TO_CELL:
+            if move >= FROM_CELL:
+                return self._push_from_cell(move - FROM_CELL)
+            p = move - TO_CELL
+            cell = self._empty_cell()
+            if cell < 0 or p >= self.ncols:
+                raise ValueError(f"no cell to take column {p}'s card")
+        if p < 0 or p > self.stock_pile or self.height[p] == 0:
+            raise ValueError(f"no card to play from pile {p}")
+        j: cython.int = self.height[p] - 1
+        s: cython.int = self.base[p] + j
         r: cython.int = self.slot_rank[s]
         bit: cython.ulonglong
-        self.height[move] = j
-        if move != self.stock_pile:
+        self.height[p] = j
+        if p != self.stock_pile:
             bit = 1
-            bit <<= move
+            bit <<= p
             self.tops[r] &= ~bit
             if j:
                 self.tops[self.slot_rank[s - 1]] |= bit
@@ -353,32 +414,69 @@ class HolePosition(CorePosition):
             self.col_count[r] -= 1
         self.words[self.sub_word[s]] -= self.sub_val[s]
         self.words[self.add_word[s]] += self.add_val[s]
-        self.words[0] = self.words[0] + r - self.hole_rank  # the rank field is the low 4 bits of word 0
+        self.hole_stack[self.ply] = self.hole_rank
+        if cell >= 0:  # into the cell: the hole is as it was
+            self.cell_slot[cell] = s
+            self.cell_undo[self.ply] = cell
+            self.words[self.cell_word[r]] += self.cell_val[r]
+        else:
+            self.words[0] = self.words[0] + r - self.hole_rank  # the rank field is the low 4 bits of word 0
+            self.hole_rank = r
+            self.count[r] -= 1
+            self.left -= 1
+        self.record(move)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _push_from_cell(self, i: cython.int) -> cython.int:
+        """Cell i's card goes to the hole."""
+        if i < 0 or i >= self.ncells or self.cell_slot[i] < 0:
+            raise ValueError(f"no card in cell {i}")
+        s: cython.int = self.cell_slot[i]
+        r: cython.int = self.slot_rank[s]
+        self.cell_slot[i] = -1
+        self.cell_undo[self.ply] = s
+        self.words[self.cell_word[r]] -= self.cell_val[r]
+        self.words[0] = self.words[0] + r - self.hole_rank
         self.hole_stack[self.ply] = self.hole_rank
         self.hole_rank = r
         self.count[r] -= 1
         self.left -= 1
-        self.record(move)
+        self.record(FROM_CELL + i)
         return 0
 
     @cython.ccall
     @cython.exceptval(-1, check=False)
     def pop(self) -> cython.int:
-        """The hole's top card goes back where it came from; returns its pile."""
+        """The last card played goes back where it came from; returns the move."""
         move: cython.int = self.unrecord()
-        j: cython.int = self.height[move]
-        s: cython.int = self.base[move] + j
-        r: cython.int = self.hole_rank
+        p: cython.int = move
+        cell: cython.int = -1
+        if move >= TO_CELL:
+            if move >= FROM_CELL:
+                return self._pop_from_cell(move)
+            p = move - TO_CELL
+            cell = self.cell_undo[self.ply]
+        j: cython.int = self.height[p]
+        s: cython.int = self.base[p] + j
+        r: cython.int = self.hole_rank if cell < 0 else self.slot_rank[s]  # the card back
         old: cython.int = self.hole_stack[self.ply]
         bit: cython.ulonglong
-        self.height[move] = j + 1
-        self.words[0] = self.words[0] + old - r
+        self.height[p] = j + 1
+        if cell >= 0:
+            self.cell_slot[cell] = -1
+            self.words[self.cell_word[r]] -= self.cell_val[r]
+        else:
+            self.words[0] = self.words[0] + old - r
+            self.hole_rank = old
+            self.count[r] += 1
+            self.left += 1
         self.words[self.add_word[s]] -= self.add_val[s]
         self.words[self.sub_word[s]] += self.sub_val[s]
-        self.hole_rank = old
-        if move != self.stock_pile:
+        if p != self.stock_pile:
             bit = 1
-            bit <<= move
+            bit <<= p
             if j:
                 self.tops[self.slot_rank[s - 1]] &= ~bit
                 if j == 1:
@@ -387,9 +485,32 @@ class HolePosition(CorePosition):
                 self.bottoms[r] += 1
             self.tops[r] |= bit
             self.col_count[r] += 1
+        return move
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _pop_from_cell(self, move: cython.int) -> cython.int:
+        """The hole's top card goes back to the cell it came from (``move``: FROM_CELL + i)."""
+        s: cython.int = self.cell_undo[self.ply]
+        r: cython.int = self.hole_rank
+        old: cython.int = self.hole_stack[self.ply]
+        self.cell_slot[move - FROM_CELL] = s
+        self.words[self.cell_word[r]] += self.cell_val[r]
+        self.words[0] = self.words[0] + old - r
+        self.hole_rank = old
         self.count[r] += 1
         self.left += 1
         return move
+
+    @cython.cfunc
+    @cython.exceptval(check=False)  # noexcept
+    def _empty_cell(self) -> cython.int:
+        """The first empty cell, or -1."""
+        i: cython.int
+        for i in range(self.ncells):
+            if self.cell_slot[i] < 0:
+                return i
+        return -1
 
     # ---------------------------------------------------------- queries
 
@@ -408,6 +529,10 @@ class HolePosition(CorePosition):
         card later, so repeating it ends in a win that never plays such a Y.  (With two bottom
         cards of one rank on top the columns are interchangeable; the key merges them: one is
         enough, the lowest.)
+
+        With cells every move is kept (a card may wait in a cell, which the exchange above does
+        not follow): the column cards that fit, ordered as above, then the cells' cards that
+        fit, the stock turn, then each column's top card to the first empty cell.
         """
         n: cython.int = 0
         k: cython.int
@@ -419,7 +544,7 @@ class HolePosition(CorePosition):
         h: cython.int = self.hole_rank
         for k in range(self.near_n[h]):
             ps = self.tops[self.near[2 * h + k]]
-            if ps & (ps - 1):  # several columns
+            if ps & (ps - 1) and not self.ncells:  # several columns
                 if ps & self.tall:
                     ps &= self.tall
                 else:
@@ -436,10 +561,43 @@ class HolePosition(CorePosition):
                 out[j] = out[j - 1]
                 j -= 1
             out[j] = m
+        if self.ncells:
+            return self._cell_moves(out, n)
         if self.height[self.stock_pile]:
             out[n] = self.stock_pile
             n += 1
         return n
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def _cell_moves(self, out: cython.p_int, n: cython.int) -> cython.int:
+        """``legal``'s moves after the ``n`` column moves, with cells: the cells' cards that fit,
+        the stock turn, each column's top card to the first empty cell."""
+        i: cython.int
+        for i in range(self.ncells):
+            if self.cell_slot[i] >= 0 and self._fits(self.slot_rank[self.cell_slot[i]]):
+                out[n] = FROM_CELL + i
+                n += 1
+        if self.height[self.stock_pile]:
+            out[n] = self.stock_pile
+            n += 1
+        if self._empty_cell() >= 0:
+            for i in range(self.ncols):
+                if self.height[i]:
+                    out[n] = TO_CELL + i
+                    n += 1
+        return n
+
+    @cython.cfunc
+    @cython.exceptval(check=False)  # noexcept
+    def _fits(self, r: cython.int) -> cython.bint:
+        """Whether rank ``r`` is next to the hole's."""
+        k: cython.int
+        h: cython.int = self.hole_rank
+        for k in range(self.near_n[h]):
+            if self.near[2 * h + k] == r:
+                return True
+        return False
 
     @cython.cfunc
     @cython.exceptval(check=False)  # noexcept
@@ -464,8 +622,10 @@ class HolePosition(CorePosition):
 
         With only stock cards left, or no column card fitting the hole, that is the stock
         turn; in a game without stock, a single column card that fits.  Playing it loses
-        nothing: every continuation starts with it.
+        nothing: every continuation starts with it.  With cells, the one legal move, if any.
         """
+        if self.ncells:
+            return self._only_move()
         stock: cython.int = self.height[self.stock_pile]
         k: cython.int
         h: cython.int = self.hole_rank
@@ -480,6 +640,36 @@ class HolePosition(CorePosition):
         if fits:
             return self._lowest(fits)
         return self.stock_pile if stock else -1
+
+    @cython.cfunc
+    @cython.exceptval(-2, check=False)
+    def _only_move(self) -> cython.int:
+        """With cells: the one move ``legal`` gives, when it gives exactly one, else -1."""
+        n: cython.int = 0
+        only: cython.int = -1
+        k: cython.int
+        i: cython.int
+        h: cython.int = self.hole_rank
+        ps: cython.ulonglong
+        for k in range(self.near_n[h]):
+            ps = self.tops[self.near[2 * h + k]]
+            while ps:
+                n += 1
+                only = self._lowest(ps)
+                ps &= ps - 1
+        for i in range(self.ncells):
+            if self.cell_slot[i] >= 0 and self._fits(self.slot_rank[self.cell_slot[i]]):
+                n += 1
+                only = FROM_CELL + i
+        if self.height[self.stock_pile]:
+            n += 1
+            only = self.stock_pile
+        if self._empty_cell() >= 0:
+            for i in range(self.ncols):
+                if self.height[i]:
+                    n += 1
+                    only = TO_CELL + i
+        return only if n == 1 else -1
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
@@ -531,7 +721,9 @@ class HolePosition(CorePosition):
         S_0 the alternating sum of d_0, d_{n-1}, ..., d_1.  The last card has
         no card under it (the cards under a card are played after it), so t
         ranges over the ranks of the remaining bottom cards.  If no t passes,
-        no order of the remaining cards is a legal play: dead.
+        no order of the remaining cards is a legal play: dead.  With cells the
+        c_k count every card left (a cell's too), and t ranges over every rank
+        left: a card can wait in a cell while the cards under it are played.
         """
         if not self.walk_ok:
             return False
@@ -553,8 +745,13 @@ class HolePosition(CorePosition):
         d: cython.int[14]
         if not cython.compiled:
             d = [0] * NRANKS
+        c: cython.p_int = self.col_count  # the cards to walk, and those that may be last
+        last: cython.p_int = self.bottoms
+        if self.ncells:
+            c = self.count  # no stock left: every card, the cells' too
+            last = self.count
         for k in range(n):
-            d[k] = 2 * self.col_count[k + 1]
+            d[k] = 2 * c[k + 1]
         d[h] += 1
         s = d[0]
         if cyclic:
@@ -580,7 +777,7 @@ class HolePosition(CorePosition):
         if not cyclic:
             close = d[n - 1] - s  # the would-be edge past the top rank
         for t in range(n):
-            if not self.bottoms[t + 1]:
+            if not last[t + 1]:
                 continue
             if not cyclic and close != self.walk_close[t]:
                 continue
@@ -607,7 +804,10 @@ class HolePosition(CorePosition):
         odd rank is preceded by one of even rank and the other way round, so there are
         two independent assignments, each between ranks r and r +- 1; for each, taking
         the spare predecessors of rank r - 1 first (they can serve nothing higher) and
-        then those of rank r + 1 decides whether all demands can be met.
+        then those of rank r + 1 decides whether all demands can be met.  With cells
+        the demands stay the column cards' and the predecessors counted (``count``)
+        include the cells' cards: a card in a cell is one more possible predecessor, and
+        leaving its own demand out only weakens the bound.
         """
         h: cython.int = self.hole_rank
         n: cython.int = self.top_rank
@@ -632,9 +832,14 @@ class HolePosition(CorePosition):
     # ------------------------------------------------------------ Python level
 
     def move_json(self, move: int) -> dict[str, Any]:
-        s = self.base[move] + self.height[move] - 1
-        src = "stock" if move == self.stock_pile else f"tableau:{move}"
-        return {"card": cards.name(self.slot_card[s]), "from": src, "to": "hole"}
+        if move >= FROM_CELL:
+            s = self.cell_slot[move - FROM_CELL]
+            return {"card": cards.name(self.slot_card[s]), "from": f"cell:{move - FROM_CELL}", "to": "hole"}
+        p = move - TO_CELL if move >= TO_CELL else move
+        s = self.base[p] + self.height[p] - 1
+        src = "stock" if p == self.stock_pile else f"tableau:{p}"
+        return {"card": cards.name(self.slot_card[s]), "from": src,
+                "to": f"cell:{self._empty_cell()}" if move >= TO_CELL else "hole"}
 
     def state(self) -> tuple[Any, ...]:
         """Everything mutable, for tests that check push then pop restores a position."""
@@ -643,4 +848,5 @@ class HolePosition(CorePosition):
                 if self.ply else self.start_ranks,
                 self.hole_rank, tuple(self.history), self.left,
                 tuple(self.count), tuple(self.col_count), tuple(self.bottoms),
-                tuple(self.tops), self.tall, tuple(self.words[i] for i in range(self.nwords)))
+                tuple(self.tops), self.tall, tuple(self.words[i] for i in range(self.nwords)),
+                tuple(self.cell_slot[i] for i in range(self.ncells)))
