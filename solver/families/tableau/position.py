@@ -100,7 +100,8 @@ READS = Reads("the tableau family's DFS position", {
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
-    "tableau.direction": None, "tableau.spaces": None, "tableau.moves": None, "tableau.to_foundation": None,
+    "tableau.direction": None, "tableau.spaces": None, "tableau.moves": {"single", "sequence", "supermove"},
+    "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
     "stock.turn": {"waste", "none"}, "stock.deal_count": None, "stock.redeals": None,
 }, together=(
@@ -139,7 +140,7 @@ ANY_SIZE = cython.declare(cython.int, 104)  # a group size no move reaches (two 
 SINGLE = cython.declare(cython.int, 0)
 SEQUENCE = cython.declare(cython.int, 1)
 SUPERMOVE = cython.declare(cython.int, 2)
-POLICIES = {"single": 0, "sequence": 1, "supermove": 2}
+POLICIES = {"single": 0, "sequence": 1, "supermove": 2}  # (READS lists them)
 
 # -- Move ordering: each legal move gets a score, highest first (a stable sort keeps the order
 # of generation among equal scores).  The scores are heuristics, not proofs: they change the

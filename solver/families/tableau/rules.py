@@ -1,6 +1,6 @@
 """The tableau family's rule table: a layout's build, space and move rules compiled once.
 
-The DFS position, its compiled twin and the CP-SAT model all read this table, so
+The DFS position (one source, compiled or not) and the CP-SAT model read this table, so
 that a rule is written once: whether card b may go on card a in a column
 (``fits``, with the layout's rank order: plain, from the foundations' base, or
 all the way round), what an empty column takes (``space_ok``), which cards may
