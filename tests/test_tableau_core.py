@@ -223,6 +223,18 @@ def test_node_for_node_on_full_deals(name):
         assert_same_search(lay, seed, Limits(max_nodes=1500), Restarts())
 
 
+def test_cythons_own_shadow_runs_the_source_alike():
+    """Interpreted where Cython is installed, ``import cython`` is Cython's own module (its
+    ``declare`` and decorators), not ``solver.families.shadow``: the same search."""
+    pytest.importorskip("cython")
+    own = interpreted("solver.families.core", "solver.families.tableau.position", shadow=False)
+    lay = api.load_layout("klondike")
+    deal = shuffles.from_seed(lay, 5)
+    a = dfs(own["solver.families.tableau.position"].TableauPosition(lay, deal), Limits(max_nodes=3000))
+    b = dfs(TableauPosition(lay, deal), Limits(max_nodes=3000))
+    assert (a.verdict, a.nodes, a.moves) == (b.verdict, b.nodes, b.moves)
+
+
 def test_the_python_dfs_runs_on_the_compiled_position():
     """As ``--core python`` does where the position is compiled."""
     lay = api.load_layout("klondike")
