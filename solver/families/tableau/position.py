@@ -261,7 +261,7 @@ def code_n(m: cython.int) -> cython.int:
 @cython.exceptval(check=False)
 def code_kind(m: cython.int) -> cython.int:
     """The kind of a primitive or placed code (a joined code is ``CARDS``: its lateral part)."""
-    return 0 if m & JOINED else (m >> KIND_SHIFT) & 15
+    return CARDS if m & JOINED else (m >> KIND_SHIFT) & 15
 
 
 @cython.cfunc
