@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import cards, shuffles
+from . import cards, moves, shuffles
 from .deal import expected_counts
 from .layout import Layout
 
@@ -38,6 +38,8 @@ def describe(layout: Layout) -> str:
     if f.wrap:
         lines.append("Foundations turn the corner: the ace follows the king.")
     if f.rows:
+        if moves.rule("foundations.takes", f.takes).words:
+            lines.append(moves.rule("foundations.takes", f.takes).words)
         lines.append("A foundation's top card may go back to a column." if f.removable
                      else "Cards never leave a foundation.")
     if layout.hole is not None:
@@ -82,11 +84,8 @@ def describe(layout: Layout) -> str:
         spaces = {"any": "any card", "kings": "only a king", "none": "nothing",
                   "reserve-then-any": "the reserve's top card at once, or any card once the reserve is empty"}
         text += f" An empty column takes {spaces[t.spaces]}."
-        if t.moves == "sequence":
-            text += " A built sequence moves as a unit."
-        elif t.moves == "supermove":
-            text += (" A built sequence moves as a unit when free cells and empty columns"
-                     " could carry it one card at a time.")
+        if moves.rule("tableau.moves", t.moves).words:
+            text += " " + moves.rule("tableau.moves", t.moves).words
         if t.to_foundation and f.rows:
             text += " Column tops may go to the foundations."
         if layout.hole is not None:
@@ -99,13 +98,7 @@ def describe(layout: Layout) -> str:
             text += " A column's top card may go to an empty cell, and a cell's card to the hole."
         lines.append(text)
     s = layout.stock
-    turn = {
-        "place": "each turned card must go at once to a foundation or a column with room (the player's choice)",
-        "waste": "turned cards go to a waste pile whose top card may go to a foundation or a column with room",
-        "deal-row": "each deal puts one card on every column",
-        "hole": "the next stock card may be turned onto the hole at any time",
-        "none": "",
-    }[s.turn]
+    turn = moves.rule("stock.turn", s.turn).words
     if turn:
         text = f"Stock: {turn}"
         if s.turn == "waste":

@@ -71,7 +71,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import cards
+from . import cards, moves
 from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
 from .files import LAYOUT_LIMIT, json_text, parse_json, read_text, shown
@@ -96,7 +96,6 @@ DEFAULTS: dict[str, Any] = {
 
 _BUILD = {"any-suit": "any", "red-black": "alternate", "same-suit": "suit", "no-build": "none"}
 _SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any"}
-_MOVES = {"no": "single", "yes": "sequence", "partial-if-card-above-buildable": "sequence"}
 _ALLOWED: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
     # per section and key: the values Solvitaire's own schema allows (a tuple), or their type
     "tableau piles": {"count": int, "build policy": tuple(_BUILD), "spaces policy": (
@@ -180,6 +179,24 @@ def diagonal_sizes(piles: int, cards_left: int) -> list[int]:
     return sizes
 
 
+def _ours(rule: str, said: dict[str, Any]) -> Any:
+    """The value of our move rule ``rule`` ("section.key") that Solvitaire's keys ``said`` (of its
+    section, every key not in a way of the table at its default) give, by the move table's names
+    (``moves.RULES``); None when no value of ours does."""
+    section = DEFAULTS[moves.SOLVITAIRE_SECTIONS[rule.split(".")[0]]]
+    for r in moves.RULES:
+        if r.rule == rule and any(all(v == way.get(k, section[k]) for k, v in said.items()) for way in r.solvitaire):
+            return r.value
+    return None
+
+
+def _theirs(rule: str, value: Any) -> dict[str, Any] | None:
+    """Solvitaire's keys for our ``rule`` = ``value`` (the move table's first way), or None when
+    Solvitaire has no such rule."""
+    ways = moves.rule(rule, value).solvitaire
+    return dict(ways[0]) if ways else None
+
+
 def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
     """Our layout file's TOML data for Solvitaire's rules ``obj``, and the top rank of its deck.
     A ``LayoutError`` names, in one line, every rule our schema cannot say."""
@@ -199,19 +216,27 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
                           f"[accordion][size] > 0 and [sequences][count] > 0 (how the game is won)")
     if r["accordion"]["size"] or r["sequences"]["count"]:
         return _spread_data(r, where), top
-    if fo["only complete pile moves"]:
-        cannot("[foundations][only complete pile moves] = true", "whole suits to the foundations, Spider's rule")
-    if tab["move built group"] not in _MOVES:
-        cannot(f"[tableau piles][move built group] = {tab['move built group']!r}",
-               "our moves are single cards, any built group, or as many as cells and spaces carry")
+    # the move rules, by the move table's names (``moves.RULES``)
+    takes = _ours("foundations.takes", {"only complete pile moves": fo["only complete pile moves"]})
+    if takes is None:
+        cannot(f"[foundations][only complete pile moves] = {json.dumps(fo['only complete pile moves'])}",
+               "no foundations.takes of ours says it (Spider's whole suits)")
     policy = tab["move built group policy"]
-    if policy != "same-as-build" and _BUILD[policy] != _BUILD[tab["build policy"]] and tab["move built group"] != "no":
-        cannot(f"[tableau piles][move built group policy] = {policy!r}",
-               "groups built otherwise than the columns: Spider's rule")
+    if policy == "same-as-build" or tab["move built group"] == "no" or _BUILD[policy] == _BUILD[tab["build policy"]]:
+        policy = "same-as-build"  # groups built as the columns are
+    group = {"move built group": tab["move built group"], "move built group policy": policy}
+    group_moves = _ours("tableau.moves", group)
+    if group_moves is None:
+        plain = _ours("tableau.moves", {**group, "move built group policy": "same-as-build"})
+        key = "move built group" if plain is None else "move built group policy"
+        cannot(f"[tableau piles][{key}] = {group[key]!r}", "no tableau.moves of ours says it: our moves are "
+               "single cards, any built group, or as many as cells and spaces carry")
+    turn = _ours("stock.turn", {"deal type": st["deal type"]}) if st["size"] else "none"
+    if turn is None:
+        cannot(f"[stock][deal type] = {st['deal type']!r}", "no stock.turn of ours says it (a stock dealt in rows "
+               "onto the piles)")
     if tab["spaces policy"] not in _SPACES:
         cannot(f"[tableau piles][spaces policy] = {tab['spaces policy']!r}", "spaces filled from the waste or stock")
-    if st["size"] and st["deal type"] == "tableau piles":
-        cannot("[stock][deal type] = 'tableau piles'", "a stock dealt in rows onto the piles")
     if st["size"] and st["deal type"] == "hole" and not hole["present"]:
         cannot("[stock][deal type] = 'hole'", "a stock turned onto a hole needs [hole][present]")
     base = fo["base card"]
@@ -244,6 +269,8 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
             dealt += 4 * decks if fo["initial cards"] == "all" else 0
         if fo["removable"]:
             data["foundations"]["removable"] = True
+        if takes != "card":
+            data["foundations"]["takes"] = takes
     else:
         start = hole["base card"]
         if start != "random":
@@ -258,8 +285,9 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         if cel["pre-filled"]:
             order.append("cells")
     if st["size"]:
-        data["stock"] = ({"turn": "hole"} if st["deal type"] == "hole" else
-                         {"turn": "waste", "deal_count": st["deal count"], "redeals": -1 if st["redeal"] else 0})
+        data["stock"] = {"turn": turn}
+        if turn == "waste":
+            data["stock"].update({"deal_count": st["deal count"], "redeals": -1 if st["redeal"] else 0})
     if res["size"]:
         stacked = res["stacked"]
         data["reserve"] = {"count": 1 if stacked else res["size"], "deal": res["size"] if stacked else 1,
@@ -279,7 +307,7 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
             "build": _BUILD[tab["build policy"]], "direction": "down",
             # Solvitaire's no-build piles take no card at all, empty or not
             "spaces": "none" if tab["build policy"] == "no-build" else _SPACES[tab["spaces policy"]],
-            "moves": _MOVES[tab["move built group"]],
+            "moves": group_moves,
         }
         if fo["present"] and fo["initial cards"] == "one":
             data["tableau"]["wrap"] = "from-base"
@@ -408,7 +436,11 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
         return out
     if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
         return None
-    if st.turn not in ("waste", "none") or st.waste_capacity or st.top_playable or st.batch:
+    stock, group, takes = (_theirs("stock.turn", st.turn), _theirs("tableau.moves", t.moves),
+                           _theirs("foundations.takes", fo.takes))
+    if (stock is None and st.turn != "none") or group is None or takes is None:
+        return None  # a move rule Solvitaire has not (the move table's names)
+    if st.waste_capacity or st.top_playable or st.batch:
         return None
     if res.count and not (res.accepts == "none" and (res.count == 1 or res.deal == 1)):
         return None
@@ -422,6 +454,7 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
             return None
         found = {"initial cards": "all" if fo.preset else "none", "base card": "A"}
     found["removable"] = fo.removable
+    found.update({k: v for k, v in takes.items() if v != DEFAULTS["foundations"][k]})
     out["foundations"] = found
     spaces = {v: k for k, v in _SPACES.items()}
     faces = ("top" if all(d == max(0, k - 1) for d, k in zip(t.face_down, t.deal, strict=True)) and any(t.face_down)
@@ -430,15 +463,16 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
         return None
     out["tableau piles"] = {"count": t.count, "build policy": {v: k for k, v in _BUILD.items()}[t.build],
                             "spaces policy": spaces[t.spaces],
-                            "move built group": "yes" if t.moves == "sequence" else "no",
+                            **group,
                             "face up cards": faces, "diagonal deal": False}
     if cel.count:
         out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
+    if stock is not None:
+        out["stock"] = {"size": expected_counts(layout).get("stock", 0), **stock}
     if st.turn == "waste":
         if st.redeals not in (0, -1):
             return None
-        out["stock"] = {"size": expected_counts(layout).get("stock", 0), "deal type": "waste",
-                        "deal count": st.deal_count, "redeal": st.redeals == -1}
+        out["stock"].update({"deal count": st.deal_count, "redeal": st.redeals == -1})
     if res.count:
         out["reserve"] = {"size": res.count * res.deal, "stacked": res.count == 1 and res.deal > 1}
     return out

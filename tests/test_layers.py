@@ -4,7 +4,7 @@ Every ``import`` statement counts, those inside functions too, and the ``cimport
 the Cython files (``.pyx``, ``.pxd``; a pure-Python-mode module's ``cython.cimports.X`` is X).
 Layers, bottom up:
 
-    ground     in the order of ``GROUND``: errors, files, cards, ..., layout, deal, shuffles, ..., solvitaire
+    ground     in the order of ``GROUND``: errors, files, cards, moves, ..., layout, deal, shuffles, ..., solvitaire
     families   solver.families.*   (each family may use ground and the shared family modules)
     engines    solver.engines.*, solver.core
     services   api, analysis, batch, graph, bench.*, draw*
@@ -29,13 +29,12 @@ PACKAGE = ROOT / "solver"
 
 LAYERS = ["ground", "families", "engines", "services", "face"]
 # The ground floor, bottom up: each module may import only those before it.
-GROUND = ["__init__", "errors", "files", "cards", "limits", "result", "analysis_record", "schema", "layout",
+GROUND = ["__init__", "errors", "files", "cards", "moves", "limits", "result", "analysis_record", "schema", "layout",
           "fingerprint", "deal", "shuffles", "positions", "describe", "solvitaire", "seeds"]
-# Circles through a package's __init__ that the hand-written cores of two families still make
-# (``from . import position`` in their ``_core.pyx``); they go with those cores (issue #32: each
+# A circle through a package's __init__ that the hand-written core of the reserve family still
+# makes (``from . import position`` in its ``_core.pyx``); it goes with that core (issue #32: each
 # family's position becomes one source, ``solver/families/README.md``).
-KNOWN_CIRCLES = {("solver.families.reserve._core", "solver.families.reserve"),
-                 ("solver.families.tableau._core", "solver.families.tableau")}
+KNOWN_CIRCLES = {("solver.families.reserve._core", "solver.families.reserve")}
 SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",

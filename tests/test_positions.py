@@ -91,7 +91,7 @@ def test_a_klondike_position_with_every_card_turned_keys_as_the_game_that_turned
     reached = family.start_position(layout, deal)
     for m in primitives:
         reached.push(m)
-    assert not any(reached.down)
+    assert not reached.snapshot().face_down
     started = family.start_position(layout, family.position_after(layout, deal, moves))
     assert started.key() == reached.key()
 

@@ -3,9 +3,9 @@
 The compiled core is two kinds of extension module, built by ``pip install .``
 when a C compiler is there (``setup.py``): the compiled DFS
 (``solver.engines._dfs``) and each family's compiled position, over
-``solver.families.core``: one source compiled (``solver/families/hole/position.py``)
-or a hand-written ``solver/families/<family>/_core.pyx``.  Without them everything
-runs in pure Python, the same search node for node, only slower.
+``solver.families.core``: one source compiled (``solver/families/hole/position.py``,
+``solver/families/tableau/position.py``) or hand-written (``solver/families/reserve/_core.pyx``).
+Without them everything runs in pure Python, the same search node for node, only slower.
 
 ``--core`` chooses: ``auto`` (the default) runs the compiled core where the
 deal's family has one and the extension is built, else the Python one;
