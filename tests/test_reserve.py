@@ -102,7 +102,7 @@ def test_won_deal_replays_and_a_corrupted_move_is_caught():
 
 
 def test_a_node_limit_gives_unknown_and_says_so():
-    res = api.solve("debutante", seed=55, limits=Limits(max_nodes=50))
+    res = api.solve("debutante", seed=58, limits=Limits(max_nodes=50))
     assert res.verdict == "unknown" and res.reason == "max-nodes 50"
 
 
@@ -220,7 +220,8 @@ def test_twenty_bounds_fire_where_no_gap_can_open(seed):
 @pytest.mark.parametrize("seed", [26, 36])
 def test_sly_fox_placements_find_wins_early(seed):
     # Sly Fox's placement order (best fit against each column's deadline,
-    # _batch_placement_score) wins these deals within a thousand nodes; the order the
-    # other layouts use had not won them after 200,000.
-    res = api.solve("sly-fox", seed=seed, limits=Limits(max_nodes=1_000))
+    # _batch_placement_score) wins these deals within two thousand nodes (703 and 1509 for seed 26,
+    # before and after the generous game's copy-aware exposure, whose cuts move the restarts); the
+    # order the other layouts use had not won them after 200,000.
+    res = api.solve("sly-fox", seed=seed, limits=Limits(max_nodes=2_000))
     assert res.verdict == "won"

@@ -5,7 +5,8 @@ Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 - ``position``: the DFS's position, its dominance and bounds.
 - ``_core``: the same position compiled (Cython), for the compiled DFS.
 - ``referee``: an independent replay of a solution, from the rules in words.
-- ``model``: the CP-SAT model.
+- ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
+  every turned card at once.
 """
 
 from __future__ import annotations
@@ -56,8 +57,13 @@ class ReserveFamily(CardFamily):
         return not (layout.stock.turn == "waste" and layout.stock.redeals < 0) and layout.reserve.gaps != "any-top"
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
+        """The grid model where every turned card is placed at once (it finds the wins of tight
+        deals far sooner), the general model otherwise."""
+        from .grid import GridModel, supports
         from .model import ReserveModel, check_supported
 
+        if supports(layout):
+            return GridModel
         check_supported(layout)
         return ReserveModel
 

@@ -50,7 +50,10 @@ from libc.string cimport memcmp, memcpy, memmove, memset
 from solver.families.core cimport MAX_KEY, MAX_MOVES, CorePosition, IntStack, int_stack_pop, int_stack_push
 
 from ... import cards
+from copy import copy
+
 from . import position, timed
+from .pairing import pairing_horizon
 from .position import COMMIT, DEAD_REASONS, FOUND, ROW, STOCK, WASTE, ReservePosition, _name
 
 cdef enum:
@@ -68,6 +71,8 @@ cdef enum:
     TM_NEVER = 1 << 20
     TIMED_ROOM = 2
     TIMED_PLY = 8
+    PAIR_ROOM = 1
+    PAIR_PLY = 0
     TM_MEMO = 1 << 16  # keys ``_timed_memo`` keeps at most
     TM_MAX_CHOICES = 10
     TM_ROUNDS = 3
@@ -85,6 +90,7 @@ cdef enum:
 assert (STOCK, WASTE, ROW, COMMIT, FOUND) == (C_STOCK, C_WASTE, C_ROW, C_COMMIT, C_FOUND)
 assert (position.TIMED_ROOM, position.TIMED_PLY, timed.MAX_CHOICES, timed.ROUNDS, timed.BUDGET, timed.NEVER) == \
     (TIMED_ROOM, TIMED_PLY, TM_MAX_CHOICES, TM_ROUNDS, TM_BUDGET, TM_NEVER)
+assert (position.PAIR_ROOM, position.PAIR_PLY) == (PAIR_ROOM, PAIR_PLY)
 TURNS = {"none": T_NONE, "place": T_PLACE, "waste": T_WASTE, "deal-row": T_DEALROW}
 
 
@@ -147,6 +153,9 @@ cdef class ReserveCore(CorePosition):
     cdef int ncols, capacity, nf, total, stride, turn, deal_count, batch_size, waste_capacity, slots
     cdef bint exact  # the foundations hold exactly the pack (the reference's ``exact``)
     cdef bint timed  # the timed copy count runs (the reference's ``timed``)
+    cdef bint pairs  # the pairing bound runs (the reference's ``pairs``)
+    cdef object view  # a reference position the pairing bound reads, our state written in (``_pairing``)
+    cdef dict pr_memo  # the pairing bound's horizon by position key
     cdef int room    # set by _relaxed_play: the counts' least room over the turns
     cdef bint fifo, suit_sequence, refill, gaps_any_top, interchangeable, dominance, column_dominance
     cdef int* seq        # nf * SEQ: foundation f takes seq[f * SEQ + i] in order
@@ -226,6 +235,9 @@ cdef class ReserveCore(CorePosition):
         self.strong_bounds = ref.strong_bounds
         self.tm_memo = {}
         self.timed = ref.timed
+        self.pairs = ref.pairs
+        self.pr_memo = {}
+        self.view = copy(ref)
         self.stride = max(1, ref.total)  # a column never holds more than every card
         self._copy_tables(ref)
         self._copy_state(ref)
@@ -984,7 +996,7 @@ cdef class ReserveCore(CorePosition):
 
     cdef int dead(self) except -1:
         """As ``is_dead``: 1 the buried-card bound, 2 the counting bound, 3 the copy count, 4 the
-        timed copy count, 0 none."""
+        timed copy count, 5 the pairing bound, 0 none."""
         self.horizons[0] = self.horizons[1] = 0
         self.snap_ok = False
         if self.gaps_any_top and self._gap_may_open():
@@ -999,6 +1011,11 @@ cdef class ReserveCore(CorePosition):
             if horizon:
                 self.horizons[0] = self.horizons[1] = horizon
                 return 4
+        if why == 0 and self.pairs and self.strong_bounds and self.ply <= PAIR_PLY and self.room <= PAIR_ROOM:
+            horizon = self._pairing()
+            if horizon:
+                self.horizons[0] = self.horizons[1] = max(horizon, 0)
+                return 5
         return why
 
     cdef bint _buried(self) noexcept:
@@ -1296,7 +1313,7 @@ cdef class ReserveCore(CorePosition):
             fd = self.fd + v * self.nf
             fdw = self.fdw + v * self.nf
             for k in range(self.fd_n[v]):
-                if r.hh[fd[k]] > fdw[k]:
+                if r.hh[fd[k]] > fdw[k] >= self.h[fd[k]]:  # as ``_passed_open``
                     past = True
                     break
             if past:
@@ -1331,6 +1348,30 @@ cdef class ReserveCore(CorePosition):
                     i = j
 
     # ------------------------------------------------------------ the timed copy count
+
+    cdef int _pairing(self) except? -2:
+        """``pairing.pairing_horizon`` (one source: Python, run near the deal only) on the reference
+        position with this position's state written in; remembered by the position's key."""
+        cdef unsigned char buf[MAX_KEY]
+        cdef int n = self.write_key(buf), i, k
+        cdef bytes key = buf[:n]
+        found = self.pr_memo.get(key)
+        if found is not None:
+            return found
+        if len(self.pr_memo) >= TM_MEMO:
+            self.pr_memo.clear()
+        view = self.view
+        view.cols = [[self.colbuf[i * self.stride + k] for k in range(self.col_len[i])] for i in range(self.ncols)]
+        view.stock = [self.stock[k] for k in range(self.stock_n)]
+        view.waste = [self.waste[k] for k in range(self.waste_n)]
+        view.h = [self.h[i] for i in range(self.nf)]
+        view.need = [self.need[i] for i in range(self.nf)]
+        view.rem = [self.rem[i] for i in range(64)]
+        view.placed = self.placed
+        view.strong_bounds = True
+        cdef int horizon = pairing_horizon(view)
+        self.pr_memo[key] = horizon
+        return horizon
 
     cdef int _timed_memo(self) except -1:
         """``_timed``, remembered by the position's key: the positions near the deal are met

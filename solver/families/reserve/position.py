@@ -29,6 +29,7 @@ from ... import cards, positions
 from ...deal import Deal
 from ...layout import Layout, Reads
 from ...positions import Snapshot
+from .pairing import pairing_horizon
 from .rules import foundation_sequences
 from .timed import timed_horizon
 
@@ -56,6 +57,11 @@ ALL_LINES = 255  # a horizon no line gets past: a position with a buried card (`
 # near the deal: within TIMED_PLY moves of it, where the counts leave at most TIMED_ROOM room.
 TIMED_ROOM = 2
 TIMED_PLY = 8
+# The pairing bound (``pairing.py``) costs a generous game per copy it holds (0.1 to 0.5 s in
+# Python): at the deal only, where the counts leave at most PAIR_ROOM room.  Deeper in the search
+# it cut 8 positions of 226 it was asked about on debutante 58 at 115 s, and decided nothing.
+PAIR_ROOM = 1
+PAIR_PLY = 0
 Move = tuple[int, int]
 
 # What ``is_dead`` names, in order (the compiled position reports these by number).
@@ -66,7 +72,9 @@ COPIES_DEAD = ("copy count: the forty-first card rule with each copy of a card s
                "most cards the foundations can hold at some turn leave more cards out than the columns hold")
 TIMED_DEAD = ("timed copy count: the forty-first card rule with each copy given one foundation for the whole "
               "game and the earliest time it can go there")
-DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD, COPIES_DEAD, TIMED_DEAD)
+PAIRING_DEAD = ("pairing bound: the forty-first card rule with the columns' order; at a tight turn too few of "
+                "the cards out can share a column, the one leaving first able to leave while the other waits")
+DEAD_REASONS = (BURIED_DEAD, COUNTING_DEAD, COPIES_DEAD, TIMED_DEAD, PAIRING_DEAD)
 
 
 class ReservePosition:
@@ -154,6 +162,8 @@ class ReservePosition:
         # placed at once on columns of limited size.
         self.timed = (len(fnd.rows) == 2 == layout.decks and s.turn == "place" and self.slots is not None
                       and not s.batch and not self.refill and not self.gaps_any_top)
+        # The pairing bound (``pairing.py``): the same, on columns of two taking any card.
+        self.pairs = self.timed and r.capacity == 2 and not self.suit_sequence
         self.history: list[Move] = []
         self._undo: list[Any] = []
 
@@ -589,7 +599,16 @@ class ReservePosition:
                 and self.room <= TIMED_ROOM and (horizon := timed_horizon(self))):
             self.horizons = (horizon, horizon)
             return TIMED_DEAD
+        if (why is None and self.pairs and self.strong_bounds and len(self.history) <= PAIR_PLY
+                and self.room <= PAIR_ROOM and (horizon := pairing_horizon(self))):
+            self.horizons = (horizon, horizon) if horizon > 0 else (0, 0)
+            return PAIRING_DEAD
         return why
+
+    def generous(self, held: tuple[int, int, int] | None) -> _Generous:
+        """The counting generous game made here, with the copy count; ``held`` as ``_Generous``'s
+        (``pairing.py`` plays it turn by turn)."""
+        return _Generous(self, True, held)
 
     def slack(self) -> int | None:
         """The counting bounds' room at their tightest turn: the columns' places minus the cards out
@@ -611,13 +630,16 @@ class ReservePosition:
         The generous game: every pack card is available from its turn on
         (it never needs a place and never covers anything); one copy of a
         card may serve both foundations that want it; a column card leaves
-        as soon as a foundation that may take it has taken its card.  Each
+        as soon as a foundation that may take it, and had not taken its card
+        at the position, has taken its card (a foundation past the card at the
+        position took another copy: each takes one copy).  Each
         foundation is then at least as far on, at every turn, as in any real
         play (playing a card in the generous game never hurts, so playing
         every playable card at once is its best play), and every card a real
         play has freed by a turn is free by then in the generous game too (the
-        cards above it have gone to foundations, which the generous game has
-        then taken past them too).  So:
+        cards above it have gone to foundations that had not taken their cards
+        at the position, which the generous game has then taken past them too).
+        So:
 
         - if a foundation cannot be finished even so, the deal is lost, when
           the foundations hold exactly the pack (one row per pack: every one
@@ -781,9 +803,18 @@ class _Generous:
     and the compiled twin keeps it exactly.
     """
 
-    def __init__(self, pos: ReservePosition, count: bool):
+    def __init__(self, pos: ReservePosition, count: bool, held: tuple[int, int, int] | None = None):
         self.pos = pos
         self.count = count
+        # ``held`` (``pairing.py``): a copy that never leaves, (column, depth, 0) for a column's card
+        # (depth 0 leaves first) or (-1, 0, turn) for the pack's card turned at step ``turn`` from 1;
+        # it is never offered, so nothing under it in its column is exposed either.
+        self.held_col = self.held_left = self.held_turn = -1
+        if held is not None:
+            at, depth, turn = held
+            self.held_col, self.held_turn = at, turn if at < 0 else -1
+            self.held_left = len(pos.cols[at]) - depth if at >= 0 else -1
+        self.turns = 0
         self.hh = pos.h[:]
         self.need = pos.need[:]
         self.can = [bytearray(64) for _ in range(pos.nf)]  # cards foundation f could take by now
@@ -808,7 +839,9 @@ class _Generous:
     def turn(self, v: int) -> None:
         """The pack's next card ``v`` is turned."""
         c = v & 63
-        self._offer(c, v)
+        self.turns += 1
+        if self.turns != self.held_turn:
+            self._offer(c, v)
         if self.count:
             self._see(c)
         self._settle()
@@ -831,11 +864,11 @@ class _Generous:
     def _expose(self, i: int) -> None:
         pos, left = self.pos, self.left
         col = pos.cols[i]
-        while left[i]:
+        while left[i] and not (i == self.held_col and left[i] == self.held_left):
             v = col[len(col) - left[i]] if pos.fifo else col[left[i] - 1]
             c = v & 63
             self._offer(c, v)
-            if _passed(self.hh, pos.where, pos.fdests, v):
+            if _passed_open(self.hh, pos.h, pos.where, pos.fdests, v):
                 left[i] -= 1  # a copy of its card was played already: let it go too
                 continue
             self.by_card.setdefault(c, []).append(i)
@@ -896,6 +929,39 @@ class _CopyCount:
             return  # may go nowhere
         self.dirty[c & 3] = True
 
+    def splits(self, s: int, spare: int) -> list[tuple[int, int]]:
+        """Suit ``s``'s splits (a, b) within ``spare`` of its most: row 0's next ``a`` cards and
+        row 1's next ``b`` each given a free copy (as ``_suit``), a + b >= the most - ``spare``;
+        the feasible ``b`` for a given ``a`` form a prefix (``_suit``), so each ``a`` gives its
+        longest and every shorter one."""
+        longest = []
+        a = 0
+        while True:
+            longest.append((a, self._longest_b(s, a)))
+            pos, both, only0 = self.pos, self.both, self.only[0]
+            c = pos.seq[s][pos.h[s] + a] if pos.h[s] + a < len(pos.seq[s]) else -1
+            if c < 0 or not both[c] + only0[c]:
+                break
+            a += 1
+        best = max(a + b for a, b in longest)
+        return [(a, b) for a, top in longest for b in range(top + 1) if a + b >= best - spare]
+
+    def _longest_b(self, s: int, a: int) -> int:
+        """The longest prefix of row 1 given copies while row 0 takes its next ``a`` cards."""
+        pos, both, only0, only1 = self.pos, self.both, self.only[0], self.only[1]
+        seq1, h0, h1 = pos.seq[s + 4], pos.h[s], pos.h[s + 4]
+        where0 = pos.where[s]
+        b = 0
+        while h1 + b < len(seq1):
+            c = seq1[h1 + b]
+            spare = both[c] + only1[c]
+            if h0 <= where0[c] < h0 + a and not only0[c]:
+                spare -= 1  # row 0 takes one of the copies either row may use
+            if spare < 1:
+                break
+            b += 1
+        return b
+
     def most(self) -> int:
         for s in range(4):
             if self.dirty[s]:
@@ -924,6 +990,15 @@ class _CopyCount:
             if a == 0:
                 return best
             a -= 1
+
+
+def _passed_open(hh: list[int], h: list[int], where: list[list[int]], fdests: list[tuple[int, ...]],
+                 v: int) -> bool:
+    """Some foundation that may take value ``v`` and had not taken its card at heights ``h`` (the
+    position's) stands past it at heights ``hh`` (the generous game's).  A foundation already past
+    the card at the position took a copy that is not this one (a foundation takes one copy of each
+    card), so only the others can take this copy."""
+    return any(hh[f] > where[f][v] >= h[f] for f in fdests[v])
 
 
 def _passed(hh: list[int], where: list[list[int]], fdests: list[tuple[int, ...]], v: int) -> bool:
