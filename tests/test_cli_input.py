@@ -426,12 +426,13 @@ def test_every_command_stops_by_itself_after_the_same_default_and_says_so(capsys
 
 def test_a_layout_without_limits_stops_at_the_timeout(tmp_path: Path) -> None:
     """The README's `patience solve my-variant.toml --seed 5` (debutante with capacity = 0) searched
-    in silence for minutes: with a limit it answers unknown and names it."""
+    in silence for minutes: with a limit it answers unknown and names it.  (Seed 5 is now won at
+    once; seed 31 is debutante-unlimited's #31, which the DFS alone leaves open at 60 s.)"""
     variant = tmp_path / "my-variant.toml"
     variant.write_text(DEBUTANTE_TOML.replace("capacity = 2", "capacity = 0"))
-    run = _run(["solve", str(variant), "--seed", "5", "--timeout", "2"])
+    run = _run(["solve", str(variant), "--seed", "31", "--timeout", "2", "--engine", "dfs"])
     assert run.returncode == 3, run.stderr
-    assert run.stdout.startswith("my-variant #5: unknown (timeout 2 s)") and run.stderr == ""
+    assert run.stdout.startswith("my-variant #31: unknown (timeout 2 s)") and run.stderr == ""
 
 
 def test_the_live_line_is_one_overwritten_line_and_only_on_a_terminal() -> None:

@@ -12,7 +12,8 @@ import pytest
 from ortools.sat.python import cp_model
 
 from solver import api, cards, shuffles
-from solver.families.reserve.grid import FEATURES, GridModel, supports
+from solver.families.reserve.grid import FEATURES, GridModel
+from solver.families.reserve.rules import grid_supported
 from solver.layout import Layout
 from solver.limits import Limits
 
@@ -61,7 +62,7 @@ def embed(model: GridModel, solution: list[dict[str, Any]]) -> None:
 def test_every_dfs_win_is_a_solution(shape):
     name, ranks, columns, changes = SHAPES[shape]
     lay = small(name, ranks, columns, **changes)
-    assert supports(lay)
+    assert grid_supported(lay)
     embedded = 0
     for seed in range(1, 9):
         result = api.solve(lay, seed=seed, engine="dfs", limits=Limits(max_nodes=200_000))

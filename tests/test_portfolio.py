@@ -21,7 +21,7 @@ from solver.limits import Limits
 from solver.result import EngineRun
 
 ROOT = Path(__file__).resolve().parents[1]
-SMALL = api.load_layout("debutante", 4)  # seed 1: CP-SAT wins it; the DFS needs a few dozen nodes
+SMALL = api.load_layout("debutante", 4)  # seed 8: CP-SAT (one worker) wins it in 10 conflicts; the DFS needs more nodes
 
 
 def test_an_easy_deal_is_decided_in_this_process_alone(monkeypatch):
@@ -38,7 +38,7 @@ def test_an_easy_deal_is_decided_in_this_process_alone(monkeypatch):
 
 def test_a_part_in_another_process_decides_and_is_named():
     """The DFS part stops at its node limit; CP-SAT, in its own process, wins (replayed)."""
-    r = api.solve(SMALL, seed=1, engine="portfolio", limits=Limits(max_nodes=10), parts=["dfs", "cpsat"])
+    r = api.solve(SMALL, seed=8, engine="portfolio", limits=Limits(max_nodes=10), parts=["dfs", "cpsat"])
     assert r.verdict == "won" and r.stats["part"] == "cpsat" and r.stats["decided_by"] == "cp-sat"
     assert api.verify(r.to_json()) is None
     assert {p["part"]: p["verdict"] for p in r.stats["parts"]} == {"dfs": "unknown", "cpsat": "won"}
@@ -61,6 +61,17 @@ def test_parts_are_checked():
     for bad in (["cpsat", "dfs"], ["dfs", "dfs"], ["dfs", "nope"]):
         with pytest.raises(UnsupportedError, match="portfolio parts"):
             parallel.parts({"parts": bad})
+
+
+def test_cp_sat_takes_the_second_seat_where_its_family_gives_it():
+    """The grid model's layouts run CP-SAT beside the first DFS (on two cores it starts at once);
+    elsewhere the shaken DFS comes first, and the ``parts`` option still decides."""
+    for name in ("debutante", "debutante-fifo", "debutante-unlimited", "colorado"):
+        assert [p.name for p in parallel.parts({}, api.load_layout(name))] == list(parallel.SEATED), name
+    for name in ("golf", "klondike", "grandfather"):
+        assert [p.name for p in parallel.parts({}, api.load_layout(name))] == list(parallel.PARTS), name
+    assert [p.name for p in parallel.parts({"parts": ["dfs", "dfs-shaken"]}, api.load_layout("debutante"))] \
+        == ["dfs", "dfs-shaken"]
 
 
 def _answer(runs: dict[str, EngineRun]) -> EngineRun:
@@ -118,7 +129,7 @@ def _alive(pid: int) -> bool:
 def test_an_interrupted_portfolio_leaves_no_process(sig, code):
     """Ctrl-C: the command stops its parts and exits 130.  SIGTERM kills it outright (no handler),
     and its parts die with it."""
-    proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", "debutante", "--seed", "55", "--engine",
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", "debutante", "--seed", "58", "--engine",
                              "portfolio", "--jobs", "2", "--timeout", "60"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

@@ -294,6 +294,12 @@ class GameFamily(ABC):
         raise UnsupportedError(f"layout {layout.name!r}: the {self.name} family has no compiled core; "
                                "use --core python")
 
+    def cpsat_seat(self, layout: Any) -> bool:
+        """Whether CP-SAT takes the portfolio's second seat on ``layout``, ahead of the shaken DFS
+        (``engines/parallel.py``): only where the family's model is exact and measured to decide
+        deals the DFS leaves open.  Answered without importing OR-Tools (the first part waits on it)."""
+        return False
+
     def cpsat_model(self, layout: Any) -> type[Model]:
         """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the
         model is not exact for the layout's rules (so that its ``lost`` is always a proof)."""

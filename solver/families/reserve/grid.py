@@ -44,10 +44,11 @@ from ortools.sat.python import cp_model
 
 from ... import cards
 from ...errors import UnsupportedError
-from ...layout import Layout, Reads
+from ...layout import Layout
 from ...limits import Limits
 from ..base import Solved
 from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from .rules import GRID_READS as READS
 from .rules import foundation_sequences
 
 FEATURES = {
@@ -59,27 +60,6 @@ FEATURES = {
     # solver settings: no LP relaxation, no probing in presolve (measured: both slower here)
     "light_search": True,
 }
-
-READS = Reads("the CP-SAT grid model of the debutante family", {
-    "decks": None, "foundations.rows": lambda rows: bool(rows) and all(r in ((1, 1), (13, -1)) for r in rows),
-    "foundations.preset": None, "reserve.count": lambda n: n > 0, "reserve.capacity": {0, 1, 2},
-    "reserve.access": None, "reserve.accepts": {"any"}, "reserve.deal": None,
-    "stock.turn": {"place"}, "stock.top_playable": None,
-}, together=(
-    (lambda lay: len(lay.foundations.rows) == lay.decks, "decks and foundations.rows: one row per pack"),
-    (lambda lay: lay.reserve.access == "last" or lay.reserve.capacity == 2,
-     "reserve.access = 'first' (queues) only with reserve.capacity 2"),
-))
-
-
-def supports(layout: Layout) -> bool:
-    """Whether the grid model is exact for ``layout``'s rules."""
-    try:
-        READS.check(layout)
-    except UnsupportedError:
-        return False
-    return True
-
 
 class GridModel:
     AUTO_SHARE: ClassVar[float] = 0.7  # the auto portfolio's share of the time left
