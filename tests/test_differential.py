@@ -192,7 +192,7 @@ def test_the_waste_never_holds_more_than_its_capacity(deal_count, expected):
     from dataclasses import replace
 
     from solver import cards
-    from solver.families.reserve.position import FOUND, STOCK, WASTE, ReservePosition
+    from solver.families.reserve.position import FOUND, STOCK, WASTE, ReservePosition, code
 
     lay = Case("one-pack-mini", (), 3, ()).layout()
     lay = replace(lay, reserve=replace(lay.reserve, count=1, capacity=1),
@@ -203,10 +203,10 @@ def test_the_waste_never_holds_more_than_its_capacity(deal_count, expected):
     assert run_dfs(lay, deal, Limits(max_nodes=10_000)).verdict == expected
     if deal_count == 2:  # after the first turn and AS home, 2D is left; the next turn would make it three
         pos = ReservePosition(lay, deal)
-        turn = (STOCK, WASTE)
+        turn = code(STOCK, WASTE)
         assert pos.legal_moves() == [turn]
         pos.push(turn)
-        pos.push((WASTE, FOUND + 3))
+        pos.push(code(WASTE, FOUND + 3))
         assert [cards.name(v & 63) for v in pos.waste] == ["2D"] and turn not in pos.legal_moves()
 
 

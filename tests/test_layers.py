@@ -31,10 +31,9 @@ LAYERS = ["ground", "families", "engines", "services", "face"]
 # The ground floor, bottom up: each module may import only those before it.
 GROUND = ["__init__", "errors", "files", "cards", "moves", "limits", "result", "analysis_record", "schema", "layout",
           "fingerprint", "deal", "shuffles", "positions", "describe", "solvitaire", "seeds"]
-# A circle through a package's __init__ that the hand-written core of the reserve family still
-# makes (``from . import position`` in its ``_core.pyx``); it goes with that core (issue #32: each
-# family's position becomes one source, ``solver/families/README.md``).
-KNOWN_CIRCLES = {("solver.families.reserve._core", "solver.families.reserve")}
+# Circles through a package's __init__ that are known and allowed: none left (the reserve
+# family's hand-written ``_core.pyx`` made the last; issue #32, ``solver/families/README.md``).
+KNOWN_CIRCLES: set[tuple[str, str]] = set()
 SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",

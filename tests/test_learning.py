@@ -1,6 +1,6 @@
 """The debutante family's copy count and the DFS's learning from lost subtrees, against the plain
 search: every position either cuts is lost by a search without it; the compiled search learns node
-for node as the reference does; learned keys are equal exactly when the reference's are."""
+for node as the same source interpreted does, with the same learned keys."""
 
 from __future__ import annotations
 
@@ -9,13 +9,22 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from walks import interpreted
 
 from solver import api, shuffles
 from solver.engines.core import compiled_available
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
+from solver.families.reserve import position as reserve
 from solver.families.reserve.position import COPIES_DEAD, TIMED_DEAD, ReservePosition
 from solver.layout import Layout
 from solver.limits import Limits
+
+# The position's source run interpreted (a plain class: a test may override its methods; the
+# compiled class is final), beside the compiled one where it is built.
+Interpreted = interpreted("solver.families.core", "solver.families.reserve.position")[
+    "solver.families.reserve.position"].ReservePosition
+needs_compiled = pytest.mark.skipif(not (compiled_available() and reserve.COMPILED),
+                                    reason="the compiled position is not built")
 
 
 def small(name: str, ranks: int, columns: int) -> Layout:
@@ -26,13 +35,15 @@ def small(name: str, ranks: int, columns: int) -> Layout:
 def plain(lay: Layout, deal: Any, moves: list[Any], max_nodes: int) -> str:
     """The verdict of the plain search (no dominance, no bound, no learning) after ``moves``, which
     are the moves of a search with the dominance (its marks are replayed as they were made)."""
-    marked = ReservePosition(lay, deal)
+    marked = Interpreted(lay, deal)
     for m in moves:
         marked.push(m)
-    pos = ReservePosition(lay, deal, dominance=False)
+    pos = Interpreted(lay, deal, dominance=False)
     for m in moves:  # the same cards to the same places; a decision (COMMIT) marks the same card
         pos.push(m)
-    pos.cols = [col[:] for col in marked.cols]  # the marks the dominance made
+    assert pos.cols == [[v & 63 for v in col] for col in marked.cols]
+    pos.colbuf = marked.colbuf[:]  # the marks the dominance made
+    pos._sort_all()  # the key's order of the columns, with the marks
     return dfs(pos, Limits(max_nodes=max_nodes), use_forced=False, use_bounds=False).verdict
 
 
@@ -65,48 +76,38 @@ def test_the_plain_search_confirms_the_learned_losses():
         assert plain(lay, shuffles.from_seed(lay, seed), [], 500_000) == "lost"
 
 
-@pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
+@needs_compiled
 @pytest.mark.parametrize("name, ranks, columns, seed, verdict", LEARNS)
 def test_the_compiled_search_learns_node_for_node(name, ranks, columns, seed, verdict):
-    from solver.families.reserve._core import ReserveCore
-
     lay = small(name, ranks, columns)
     deal = shuffles.from_seed(lay, seed)
-    ref = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
-    got = compiled_dfs(ReserveCore(ReservePosition(lay, deal)), Limits(max_nodes=100_000))
-    assert (got.verdict, got.nodes, got.table_size, got.learned) == (ref.verdict, ref.nodes, ref.table_size,
-                                                                      ref.learned)
+    ref = dfs(Interpreted(lay, deal), Limits(max_nodes=100_000))
+    got = compiled_dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
+    assert (got.verdict, got.nodes, got.table_size, got.learned, got.moves) == \
+        (ref.verdict, ref.nodes, ref.table_size, ref.learned, ref.moves)
     assert ref.verdict == verdict and ref.learned > 0  # the deal's verdict, reached by learning
 
 
-@pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
-def test_learned_keys_are_equal_exactly_when_the_references_are():
-    from solver.families.reserve._core import ReserveCore
-
+@needs_compiled
+def test_learned_keys_compiled_and_interpreted_are_the_same_bytes():
+    """On walks, the learned keys of both kinds at several horizons, before and after ``dead``
+    (the compiled key may read the heights ``dead`` kept: the same game), and the claims."""
     rng = random.Random(4)
-    to_core: dict[Any, bytes] = {}
-    to_ref: dict[bytes, Any] = {}
     for name, ranks, columns in (("debutante", 7, 5), ("debutante", 9, 6), ("debutante-fifo", 7, 5)):
         lay = small(name, ranks, columns)
         for seed in range(1, 6):
             deal = shuffles.from_seed(lay, seed)
-            ref, core = ReservePosition(lay, deal), ReserveCore(ReservePosition(lay, deal))
+            ref, core = Interpreted(lay, deal), ReservePosition(lay, deal)
             while (moves := core.legal_moves()) and core.ply < 60:
-                for kind in (0, 1):
-                    for horizon in {0, ref.clock(), ref.clock() // 2, max(0, ref.clock() - 3)}:
-                        a, b = (kind, horizon, ref.learned_key(kind, horizon)), (kind, horizon,
-                                                                                core.learned_key(kind, horizon))
-                        assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
+                horizons = {0, ref.clock(), ref.clock() // 2, max(0, ref.clock() - 3)}
+                keys = [(k, h, ref.learned_key(k, h)) for k in (0, 1) for h in horizons]
+                assert keys == [(k, h, core.learned_key(k, h)) for k in (0, 1) for h in horizons]
                 assert core.stuck_horizon() == ref.stuck_horizon() and core.clock() == ref.clock()
-                # the compiled key may read the heights dead() kept: both bounds agree, then the keys
-                assert core.is_dead() == ref.is_dead()
-                half = ref.clock() // 2
-                for kind in (0, 1):
-                    assert (kind, half, core.learned_key(kind, half)) == to_core[(kind, half,
-                                                                                  ref.learned_key(kind, half))]
-                assert core.horizons == ref.horizons
+                assert core.is_dead() == ref.is_dead() and core.horizons == ref.horizons
+                assert keys == [(k, h, core.learned_key(k, h)) for k in (0, 1) for h in horizons]
+                assert keys == [(k, h, ref.learned_key(k, h)) for k in (0, 1) for h in horizons]
                 m = rng.choice(moves)
-                ref.push(core.reference_move(m))
+                ref.push(m)
                 core.push(m)
 
 
@@ -120,11 +121,11 @@ def test_the_copy_counts_cut_only_lost_positions(bound, name):
         lay = small(name, ranks, columns)
         for seed in range(1, 25 if bound == COPIES_DEAD else 81):  # the timed count runs near the deal only
             deal = shuffles.from_seed(lay, seed)
-            pos = ReservePosition(lay, deal)
+            pos = Interpreted(lay, deal)
             cut: list[list[Any]] = []
             is_dead = pos.is_dead
 
-            def noted(pos: ReservePosition = pos, is_dead: Any = is_dead, cut: list = cut) -> str | None:
+            def noted(pos: Any = pos, is_dead: Any = is_dead, cut: list = cut) -> str | None:
                 why = is_dead()
                 if why == bound:
                     cut.append(list(pos.history))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_learning import plain, small
+from test_learning import Interpreted, plain, small
 
 from solver import api, shuffles
 from solver.engines.dfs import dfs
@@ -24,7 +24,7 @@ def cut_positions(name: str, ranks: int, columns: int, seed: int, most: int) -> 
     """The move lists, from the deal, of up to ``most`` positions of a bounded search (without
     learning) that the counts leave open and the pairing bound cuts."""
     lay = small(name, ranks, columns)
-    pos = ReservePosition(lay, shuffles.from_seed(lay, seed))
+    pos = Interpreted(lay, shuffles.from_seed(lay, seed))  # a method overridden: the source interpreted
     pos.learns = False
     found: list[list[Any]] = []
     counts = pos.is_dead

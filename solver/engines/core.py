@@ -4,7 +4,7 @@ The compiled core is two kinds of extension module, built by ``pip install .``
 when a C compiler is there (``setup.py``): the compiled DFS
 (``solver.engines._dfs``) and each family's compiled position, over
 ``solver.families.core``: one source compiled (``solver/families/hole/position.py``,
-``solver/families/tableau/position.py``) or hand-written (``solver/families/reserve/_core.pyx``).
+``solver/families/tableau/position.py``, ``solver/families/reserve/position.py``).
 Without them everything runs in pure Python, the same search node for node, only slower.
 
 ``--core`` chooses: ``auto`` (the default) runs the compiled core where the

@@ -3,7 +3,7 @@
 #
 # A family's compiled position is a ``cdef class`` deriving from ``CorePosition``: a one-source
 # position (``solver/families/hole/position.py``, ``solver/families/tableau/position.py``;
-# ``solver/families/README.md``, "One source") or a hand-written ``solver/families/reserve/_core.pyx``.  The compiled DFS
+# ``solver/families/README.md``, "One source"; the reserve family's too).  The compiled DFS
 # (``solver/engines/_dfs.pyx``) drives it through the C methods below, and tests, perft and the
 # pure-Python DFS through the Python methods of ``core.py``, with int moves.
 #

@@ -5,9 +5,7 @@ class.  Compiled by Cython in pure-Python mode, it is the ``cdef class`` that ``
 declares: the compiled DFS (``solver.engines._dfs``) calls the C methods a family implements
 (``legal``, ``forced``, ``push``, ``pop``, ``won``, ``dead``, ``write_key``) and the bookkeeping
 of ``core.pxd`` (``record``/``unrecord``: ``ply`` and the moves played).  Interpreted (no
-compiler), it is a plain class with the same methods, the bookkeeping in Python.  The
-hand-written compiled positions (``_core.pyx`` of the reserve and tableau families) derive from
-the same compiled class.
+compiler), it is a plain class with the same methods, the bookkeeping in Python.
 
 Either way this class gives a position the Python API the pure-Python DFS, the tests, perft and
 ``solution_json`` use, with int moves: ``legal_moves``, ``forced_move``, ``push``, ``pop``,

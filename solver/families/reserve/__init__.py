@@ -2,8 +2,8 @@
 
 Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 
-- ``position``: the DFS's position, its dominance and bounds.
-- ``_core``: the same position compiled (Cython), for the compiled DFS.
+- ``position``: the DFS's position, its dominance and bounds; one source, compiled by Cython where a
+  compiler exists (``solver/families/README.md``, "One source"); ``pairing``: the pairing bound.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
   every turned card at once.
@@ -29,16 +29,11 @@ class ReserveFamily(CardFamily):
         return ReservePosition(layout, deal)
 
     def compiled_position(self, layout: Layout, deal: Deal) -> Position:
-        from .position import ReservePosition
+        from .position import COMPILED, ReservePosition
 
-        try:
-            from ._core import ReserveCore
-        except ImportError as e:
-            raise UnsupportedError(f"the reserve family's compiled core is not built ({e})") from None
-        try:
-            return ReserveCore(ReservePosition(layout, deal))
-        except ValueError as e:  # beyond the compiled position's fixed room (MAX_MOVES, MAX_KEY)
-            raise UnsupportedError(f"layout {layout.name!r}: {e}; use --core python") from None
+        if not COMPILED:
+            raise UnsupportedError("the reserve family's position is not compiled (it runs interpreted)")
+        return ReservePosition(layout, deal)
 
     def shares_table(self, layout: Layout) -> bool:
         """True unless the waste is turned over without limit or gaps take column tops.

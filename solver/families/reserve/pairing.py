@@ -14,7 +14,7 @@ plays after it; step 0 is now; a copy is *out at t* if it lies in a column at th
   stays in its column: the later of T + 1, x's turn, and the least, over the foundations that may
   take x (its marks allow them, they had not taken its card now, and they are not surely past it at
   T, below), of the step at which the generous game with ``y`` held passes x's card there.  The
-  generous game (``position._Generous``) lets each foundation take its next card as soon as some
+  generous game (``ReservePosition.generous``) lets each foundation take its next card as soon as some
   copy of it is free, every other card leaving as early as it can, so each foundation is at least
   as far on at every step as in any real line in which ``y`` stays (a held copy is never free, and
   nothing under it in its column is either): a foundation takes x no earlier.
@@ -78,7 +78,8 @@ class ReservePosition(Protocol):
     def fdests(self) -> Sequence[Sequence[int]]: ...
 
     def generous(self, held: tuple[int, int, int] | None) -> Any:
-        """The generous game of ``_relaxed_play`` made at the position, counting, with ``held``."""
+        """The generous game of ``_relaxed_play`` made at the position, counting, with ``held``
+        (``position.Generous``: ``turn``, ``hh``, ``seen``, ``gone``, ``most``, ``splits``)."""
 
 NEVER = 1 << 20
 TIGHT = 3  # the turns examined: the counts leave at most this many places spare there
@@ -99,7 +100,7 @@ class Copy:
 class Trace:
     """The generous game step by step: ``out[t]`` the counts' cards out at the end of step t (the
     larger of the two counts), ``spare[t]`` the copy count's places spare, ``passed[f][c]`` the step
-    at which foundation f passed card c, and ``splits[t]`` each suit's splits of ``_CopyCount``
+    at which foundation f passed card c, and ``splits[t]`` each suit's splits of the copy count
     where step t is tight (else absent)."""
 
     out: list[int] = field(default_factory=list)
@@ -131,11 +132,11 @@ def pairing_horizon(pos: ReservePosition) -> int:
                 for k in range(hh[f], game.hh[f]):
                     trace.passed[f][pos.seq[f][k]] = t
             hh = list(game.hh)
-            most = game.copies.most()
+            most = game.most()
             trace.out.append(max(game.seen - game.gone, game.seen - most))
             trace.spare.append(slots - (game.seen - most))
             if record_splits and trace.out[-1] >= slots - TIGHT:
-                trace.splits[t] = [game.copies.splits(s, trace.spare[-1]) for s in range(4)]
+                trace.splits[t] = [game.splits(s, trace.spare[-1]) for s in range(4)]
         return trace
 
     base = run(None, True)
