@@ -11,6 +11,7 @@ fast as it can, which may differ from run to run in which solution it finds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -18,6 +19,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..limits import Limits
 from ..result import Verdict
+from .base import Solved
 
 
 def make_solver(limits: Limits, options: dict[str, Any]) -> cp_model.CpSolver:
@@ -73,6 +75,20 @@ def decided(status: Any) -> Verdict | None:
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError("CP-SAT rejected the model as invalid (a bug in the model builder)")
     return None
+
+
+def run(solver: cp_model.CpSolver, model: cp_model.CpModel, limits: Limits, options: dict[str, Any],
+        moves: Callable[[], list[dict[str, Any]]]) -> Solved:
+    """Solve ``model``: the verdict, the limit that stopped it, the solution's ``moves()`` for a win,
+    and the statistics."""
+    status = solver.solve(model)
+    stats = stats_of(solver, status, model)
+    verdict = decided(status)
+    if verdict is None:
+        return "unknown", limit_reason(limits, options), None, stats
+    if verdict == "lost":
+        return "lost", None, None, stats
+    return "won", None, moves(), stats
 
 
 def feature_flags(defaults: dict[str, bool], given: Any) -> dict[str, bool]:

@@ -41,7 +41,7 @@ from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
 from ..base import Solved
-from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from ..cpsat import feature_flags, make_solver, run
 from .rules import neighbours
 
 FEATURES = {"symmetry": True, "alldiff": False, "sequence": True, "light_presolve": True}
@@ -193,13 +193,8 @@ class HoleModel:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH
         if self.flags["light_presolve"]:
             solver.parameters.cp_model_probing_level = 0
-        status = solver.solve(self.model)
-        stats = stats_of(solver, status, self.model)
-        verdict = decided(status)
-        if verdict is None:
-            return "unknown", limit_reason(limits, options), None, stats
-        if verdict == "lost":
-            return "lost", None, None, stats
+        return run(solver, self.model, limits, options, lambda: self._moves(solver))
+
+    def _moves(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         order = sorted(range(1, len(self.card)), key=lambda v: solver.value(self.pos[v]))
-        moves = [{"card": cards.name(self.card[v]), "from": self.source[v], "to": "hole"} for v in order]
-        return "won", None, moves, stats
+        return [{"card": cards.name(self.card[v]), "from": self.source[v], "to": "hole"} for v in order]

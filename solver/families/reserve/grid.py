@@ -47,7 +47,7 @@ from ...errors import UnsupportedError
 from ...layout import Layout
 from ...limits import Limits
 from ..base import Solved
-from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from ..cpsat import feature_flags, make_solver, run
 from .rules import GRID_READS as READS
 from .rules import foundation_sequences
 
@@ -301,14 +301,7 @@ class GridModel:
         if self.flags["light_search"]:
             solver.parameters.linearization_level = 0
             solver.parameters.cp_model_probing_level = 0
-        status = solver.solve(self.model)
-        stats = stats_of(solver, status, self.model)
-        verdict = decided(status)
-        if verdict is None:
-            return "unknown", limit_reason(limits, options), None, stats
-        if verdict == "lost":
-            return "lost", None, None, stats
-        return "won", None, self._moves(solver), stats
+        return run(solver, self.model, limits, options, lambda: self._moves(solver))
 
     def _moves(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         """The solution in instant order (leavings at an instant before its turn), columns numbered

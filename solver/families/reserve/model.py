@@ -59,7 +59,7 @@ from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
 from ..base import Solved
-from ..cpsat import decided, feature_flags, limit_reason, make_solver, stats_of
+from ..cpsat import feature_flags, make_solver, run
 from .rules import foundation_sequences
 
 FEATURES = {
@@ -735,14 +735,7 @@ class ReserveModel:
             solver.parameters.linearization_level = 0
             solver.parameters.cp_model_probing_level = 0
             solver.parameters.use_precedences_in_disjunctive_constraint = False
-        status = solver.solve(self.model)
-        stats = stats_of(solver, status, self.model)
-        verdict = decided(status)
-        if verdict is None:
-            return "unknown", limit_reason(limits, options), None, stats
-        if verdict == "lost":
-            return "lost", None, None, stats
-        return "won", None, self._moves(solver), stats
+        return run(solver, self.model, limits, options, lambda: self._moves(solver))
 
     def _foundation_of(self, solver: cp_model.CpSolver, i: int) -> int:
         for (j, key), lit in self.assign.items():
