@@ -22,14 +22,16 @@ import time
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .analysis import Analysis, Hint
+from . import cards
+from .analysis import Hint
 from .analysis import analyse as _analyse
 from .analysis import hint as _hint
+from .analysis_record import Analysis
 from .engines import ENGINES
 from .errors import InputError, VerificationFailed
 from .families import AnyLayout, family_of
 from .families import load_layout as _load
-from .files import RESULT_LIMIT, parse_json, read_text, shown
+from .files import RESULT_LIMIT, json_text, parse_json, read_text, shown
 from .fingerprint import rules_fingerprint
 from .limits import Limits
 from .result import EXIT_CODES, EngineRun, Result
@@ -188,7 +190,7 @@ def load_result(source: Result | dict[str, Any], layout: str | AnyLayout | None 
                          "'deal' and 'solution'")
     max_rank = obj.get("max_rank")
     if max_rank is not None and (type(max_rank) is not int or not 1 <= max_rank <= 13):
-        raise InputError(f"{where}: max_rank: expected a whole number 1..13, got {max_rank!r}")
+        raise InputError(f"{where}: max_rank: expected a whole number 1..13, got {json_text(max_rank)}")
     try:
         lay = load_layout(layout or obj["layout"], max_rank)
         family = family_of(lay)
@@ -351,7 +353,9 @@ def moves_from_json(obj: Any, where: str = "moves") -> list[dict[str, Any]]:
         if not (isinstance(m, dict) and all(isinstance(m.get(k), str) for k in ("from", "to"))
                 and isinstance(m.get("card", ""), str) and type(m.get("count", 1)) is int and m.get("count", 1) >= 1):
             raise InputError(f"{where}[{i}]: expected a move {{\"card\", \"from\", \"to\"[, \"count\"]}} "
-                             f"(count a whole number >= 1), got {m!r:.80}")
+                             f"(count a whole number >= 1), got {json_text(m, 80)}")
+        if not cards.move_card_ok(m.get("card", "")):
+            raise InputError(f"{where}[{i}]: card: expected {cards.MOVE_CARD}, got {json_text(m['card'])}")
     return obj
 
 

@@ -26,7 +26,6 @@ import random
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -38,7 +37,7 @@ from typing import Any
 from .engines.parallel import cores, die_with_parent
 from .errors import InputError
 from .families import AnyLayout, family_of
-from .files import shown
+from .files import check_writable, shown
 from .fingerprint import rules_fingerprint
 from .limits import Limits
 from .result import loss_argument
@@ -516,22 +515,8 @@ class BatchLock:
 
 
 def _check_creatable(path: Path) -> None:
-    """Raise InputError unless a file can be created at ``path`` (leaves nothing behind)."""
-    folder = path.parent
-    if not folder.is_dir():
-        raise InputError(f"--db {path}: folder {folder} does not exist")
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        longest = 255
-    if len(os.fsencode(path.name + ".lock")) > longest:
-        raise InputError(f"--db {shown(str(path))[:80]}...: the file name is longer than this file system "
-                         f"allows ({longest} bytes, with '.lock' added for the lock file)")
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".patience-probe-"):
-            pass
-    except OSError as e:
-        raise InputError(f"--db {path}: cannot write in {folder}: {e.strerror}") from None
+    """Raise InputError unless a file can be created at ``path``, and its lock beside it."""
+    check_writable(str(path), "--db", ".lock")
 
 
 def open_report(path: str | Path) -> tuple[sqlite3.Connection, dict[str, str]]:

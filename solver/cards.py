@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .errors import CardError
+from .files import json_text
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -36,7 +37,7 @@ def is_red(card: int) -> bool:
 def parse(text: str) -> int:
     """Read ``AS``, ``TD``, ``10D``, ``qh`` (rank then suit) into a card."""
     if not isinstance(text, str):
-        raise CardError(f"expected a card name such as 'AS' or '10D', got {text!r}")
+        raise CardError(f"expected a card name such as 'AS' or '10D', got {json_text(text)}")
     t = text.strip()
     t = t.upper() if t.isascii() else ""  # no look-alikes: 'ſ'.upper() is 'S'
     if t.startswith("10"):
@@ -46,6 +47,21 @@ def parse(text: str) -> int:
             f"expected a card name: rank {RANKS} (or 10) then suit {SUITS}, got {text!r}"
         )
     return make(RANKS.index(t[0]) + 1, SUITS.index(t[1]))
+
+
+def move_card_ok(text: str) -> bool:
+    """Whether a move's ``card`` names a card (or is ``peg``, a peg board's, or empty: a game of
+    chance's stand or pass has none)."""
+    if text in ("", "peg"):
+        return True
+    try:
+        parse(text)
+    except CardError:
+        return False
+    return True
+
+
+MOVE_CARD = "a card name such as 'AS' or '10D' ('peg' on a peg board)"
 
 
 def name(card: int) -> str:

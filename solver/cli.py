@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from . import commands
 from .errors import EngineDisagreement, InputError, OutputError, UnsupportedError, VerificationFailed
+from .options import check_out
 from .result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, EXIT_INTERNAL
 
 EXIT_INTERRUPTED = 130
@@ -35,8 +36,8 @@ EXIT_BROKEN_PIPE = 141
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, no usage dump
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+    def error(self, message: str):  # one line, exit 2, no usage dump, the prefix of every other error
+        self.exit(EXIT_BAD_INPUT, f"patience: error: {_one_line(message)}\n")
 
 
 class _Version(argparse.Action):
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     real_stdout = sys.stdout
     sys.stdout = _CheckedOutput(real_stdout)
     try:
+        check_out(args)
         code: int = args.handler(args)
         sys.stdout.flush()
         return code

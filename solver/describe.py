@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from . import cards
+from . import cards, moves, shuffles
 from .deal import expected_counts
-from .deal import generator as deal_generator
 from .layout import Layout
 
 
@@ -39,6 +38,8 @@ def describe(layout: Layout) -> str:
     if f.wrap:
         lines.append("Foundations turn the corner: the ace follows the king.")
     if f.rows:
+        if moves.rule("foundations.takes", f.takes).words:
+            lines.append(moves.rule("foundations.takes", f.takes).words)
         lines.append("A foundation's top card may go back to a column." if f.removable
                      else "Cards never leave a foundation.")
     if layout.hole is not None:
@@ -83,26 +84,21 @@ def describe(layout: Layout) -> str:
         spaces = {"any": "any card", "kings": "only a king", "none": "nothing",
                   "reserve-then-any": "the reserve's top card at once, or any card once the reserve is empty"}
         text += f" An empty column takes {spaces[t.spaces]}."
-        if t.moves == "sequence":
-            text += " A built sequence moves as a unit."
-        elif t.moves == "supermove":
-            text += (" A built sequence moves as a unit when free cells and empty columns"
-                     " could carry it one card at a time.")
+        if moves.rule("tableau.moves", t.moves).words:
+            text += " " + moves.rule("tableau.moves", t.moves).words
         if t.to_foundation and f.rows:
             text += " Column tops may go to the foundations."
         if layout.hole is not None:
             text += " Column tops may go to the hole."
         lines.append(text)
     if layout.cells.count:
-        lines.append(f"Cells: {layout.cells.count} free cells, each holding one card.")
+        n = layout.cells.count
+        text = f"Cells: {n} free cell{'s, each' * (n > 1)} holding one card."
+        if layout.hole is not None:
+            text += " A column's top card may go to an empty cell, and a cell's card to the hole."
+        lines.append(text)
     s = layout.stock
-    turn = {
-        "place": "each turned card must go at once to a foundation or a column with room (the player's choice)",
-        "waste": "turned cards go to a waste pile whose top card may go to a foundation or a column with room",
-        "deal-row": "each deal puts one card on every column",
-        "hole": "the next stock card may be turned onto the hole at any time",
-        "none": "",
-    }[s.turn]
+    turn = moves.rule("stock.turn", s.turn).words
     if turn:
         text = f"Stock: {turn}"
         if s.turn == "waste":
@@ -121,21 +117,8 @@ def describe(layout: Layout) -> str:
 
 
 def _seeds(layout: Layout) -> str:
-    """Which deal a seed means (``solver/deal.py`` says how each generator deals)."""
-    d, gen = layout.deal, deal_generator(layout)
-    if gen == "pysolfc":
-        return f"Seeds: seed N is PySolFC's {d.pysolfc_game} game number N (generator pysolfc)."
-    if gen == "ms-freecell":
-        also = (f"; PySolFC's {d.pysolfc_game} game N below 32000, its 'ms N' from 32000 on" if d.pysolfc_game
-                else "")
-        return f"Seeds: seed N is Microsoft FreeCell deal N{also} (generator ms-freecell)."
-    if gen == "pysol":
-        return (f"Seeds: pysol-cards' numbering of {d.pysol_game}, PySolFC's game numbers except 32000 "
-                "(generator pysol).")
-    if gen == "solvitaire":
-        return "Seeds: seed N (from 0) is Solvitaire's --random N (generator solvitaire)."
-    reduced = ", which deals every reduced deck" if layout.max_rank != 13 else ""
-    return f"Seeds: this project's own numbering (generator patience-v1{reduced})."
+    """Which deal a seed means (``solver/shuffles.py`` says how each generator deals)."""
+    return f"Seeds: {shuffles.words(layout)} (generator {shuffles.generator(layout)})."
 
 
 def _group(counts: dict[str, int]) -> dict[str, str]:

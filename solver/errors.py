@@ -30,6 +30,12 @@ class DealError(InputError):
 class SeedError(InputError):
     """A seed outside the range a layout's deal generator accepts."""
 
+    @classmethod
+    def outside(cls, seed: int, lo: int, hi: int, layout: str, option: str = "") -> SeedError:
+        """The one message of every seed out of range (``--seed``, ``--seeds``, a result's seed)."""
+        return cls(f"{option + ': ' if option else ''}seed {seed}: expected an integer {lo}..{hi} for layout "
+                   f"{layout!r}")
+
 
 class OutputError(InputError):
     """Output that cannot be written: standard output on a full disk, an unwritable file."""

@@ -49,7 +49,8 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
 def read_text(path: str, limit: int, what: str, expected: str, error: type[InputError] = InputError) -> str:
     """The text of the file at ``path``, which must hold at most ``limit`` bytes of UTF-8
     (a leading byte-order mark is dropped); ``-`` reads standard input.  Anything else raises
-    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML")."""
+    ``error`` naming the file, ``what`` it is (e.g. "layout file") and what was ``expected`` (e.g. "TOML"),
+    an empty file (or one of blanks alone) among them."""
     try:
         if path == STDIN:
             if sys.stdin is None:
@@ -63,6 +64,52 @@ def read_text(path: str, limit: int, what: str, expected: str, error: type[Input
     if len(data) > limit:
         raise error(f"{shown(path)}: {what} larger than {size_text(limit)}; expected {expected}")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise error(f"{shown(path)}: expected a UTF-8 text file ({expected})") from None
+    if not text.strip():
+        raise error(f"{shown(path)}: the {what} is empty; expected {expected}")
+    return text
+
+
+def check_writable(path: str, option: str, suffix: str = "") -> None:
+    """``InputError`` (naming ``option``) unless a file can be made at ``path`` (and at ``path +
+    suffix``, a file written beside it): its folder exists and takes files, its name fits the file
+    system, and it is not a folder.  Checked before the work; leaves nothing behind."""
+    import os
+    import tempfile
+
+    where = shown(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"{option} {where}: is a folder; expected a file name")
+    if not os.path.isdir(folder):
+        raise InputError(f"{option} {where}: folder {shown(folder)} does not exist")
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(os.path.basename(path) + suffix)) > longest:
+        raise InputError(f"{option} {where[:80]}...: the file name is longer than this file system allows "
+                         f"({longest} bytes" + (f", with {suffix!r} added" if suffix else "") + ")")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".patience-probe-"):
+            pass
+    except OSError as e:
+        raise InputError(f"{option} {where}: cannot write in {shown(folder)}: {e.strerror or e}") from None
+
+
+def json_text(value: Any, width: int = 60) -> str:
+    """A value read from a JSON file as JSON writes it (``true``, ``null``, ``{"card": "AS"}``), cut
+    to ``width`` characters: messages speak the file's language, never Python's (``True``, ``None``)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)
+    return _printable(text if len(text) <= width else text[:width - 3] + "...")
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (``\u2028``): a message stays one line."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else c.encode("unicode_escape").decode()
+                                                    for c in text)

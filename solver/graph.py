@@ -1,6 +1,6 @@
 """The state graph of a deal: every position reachable from the deal, and the moves between them.
 
-Built over the generic ``Position`` interface (``solver/game.py``), so it serves
+Built over the generic ``Position`` interface (``solver/families/base.py``), so it serves
 every family the engines serve (the hole games, the debutante family, peg
 boards) with no code of its own per game.
 
@@ -366,7 +366,7 @@ def shortest_win(layout: AnyLayout, deal: Any, max_nodes: int | None = DEFAULT_M
     A search by distance in moves that stops at the first won state (the dead-end bounds cut
     states no win is left from, which never shortens or loses a win).  Raises ``GraphLimit``
     when ``max_nodes`` or ``timeout`` stopped it before a won state was reached.  Replay the
-    line with ``solver.verify.verify_solution`` before trusting it (``solve_shortest`` does).
+    line with the referee (``GameFamily.replay``) before trusting it (``solve_shortest`` does).
     """
     ex, found = explore(layout, deal, max_nodes, prune_dead=True, timeout=timeout, position=position,
                         stop_at_win=True)

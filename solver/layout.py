@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from . import cards
+from . import cards, moves
 from .errors import LayoutError, UnsupportedError
 from .schema import Table, decode, layout_name
 
@@ -35,6 +35,7 @@ class Foundations:
     preset_pack: int = field(default=1, metadata={"deal_only": True})
     removable: bool = False  # a foundation's top card may go back to a tableau column (Klondike)
     wrap: bool = False  # built past the king: ace follows king (Canfield)
+    takes: str = "card"  # what one move puts on a foundation (``moves.RULES``): "card", its next card
 
     @property
     def base_from_deal(self) -> bool:
@@ -75,7 +76,7 @@ class Tableau:
     build: str = "none"  # "alternate", "suit", "any", "none"
     direction: int = -1
     spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any"
-    moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove"
+    moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove" (``moves.RULES``)
     to_foundation: bool = True
     wrap: str = "none"  # rank order for building: "none" (A..K), "from-base" (foundation order), "cyclic"
 
@@ -88,7 +89,7 @@ class Cells:
 
 @dataclass(frozen=True)
 class Stock:
-    turn: str = "none"  # "place", "waste", "deal-row", "hole", "none"
+    turn: str = "none"  # "place", "waste", "deal-row", "hole", "none" (``moves.RULES``)
     deal_count: int = 1
     redeals: int = 0  # -1: unlimited
     waste_capacity: int = UNLIMITED
@@ -187,6 +188,7 @@ def _foundations(t: Table) -> Foundations:
         raise t.fail("preset_pack", "preset = true beside it (it names the pack whose bases are placed first)")
     removable = t.bool("removable", False)
     wrap = t.bool("wrap", False)
+    takes = t.str("takes", "card", moves.values("foundations.takes"))
     if any(r.base == 0 for r in rows):
         if not all(r.base == 0 for r in rows):
             raise t.fail("rows", "the same base for every row when one row's base is 'deal'")
@@ -196,7 +198,7 @@ def _foundations(t: Table) -> Foundations:
             raise t.fail("wrap", "true when the base comes from the deal: a foundation started at a middle "
                                  "rank must turn the corner from king to ace to hold a whole suit")
     t.done()
-    return Foundations(tuple(rows), preset, preset_pack, removable, wrap)
+    return Foundations(tuple(rows), preset, preset_pack, removable, wrap, takes)
 
 
 def _hole(t: Table) -> Hole:
@@ -234,7 +236,7 @@ def _tableau(t: Table) -> Tableau:
         build=t.str("build", "none", ("alternate", "suit", "any", "none")),
         direction=1 if t.str("direction", "down", ("down", "up")) == "up" else -1,
         spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any")),
-        moves=t.str("moves", "single", ("single", "sequence", "supermove")),
+        moves=t.str("moves", "single", moves.values("tableau.moves")),
         to_foundation=t.bool("to_foundation", True),
         wrap=t.str("wrap", "none", ("none", "from-base", "cyclic")),
     )
@@ -252,7 +254,7 @@ def _cells(t: Table) -> Cells:
 
 def _stock(t: Table) -> Stock:
     s = Stock(
-        turn=t.str("turn", "none", ("place", "waste", "deal-row", "hole", "none")),
+        turn=t.str("turn", "none", moves.values("stock.turn")),
         deal_count=t.int("deal_count", 1, 1, 52),
         redeals=t.int("redeals", 0, -1, 100),
         waste_capacity=t.int("waste_capacity", UNLIMITED, 0, 104),
@@ -263,10 +265,14 @@ def _stock(t: Table) -> Stock:
     return s
 
 
+# The deal generators' names (``solver.shuffles.GENERATORS`` has how each deals).
+GENERATOR_NAMES = ("patience-v1", "ms-freecell", "pysol", "pysolfc", "solvitaire")
+
+
 def _deal(t: Table) -> DealSpec:
     kinds = ("cells", "tableau", "reserve", "hole", "base")
     d = DealSpec(
-        generator=t.str("generator", "patience-v1", ("patience-v1", "ms-freecell", "pysol", "pysolfc", "solvitaire")),
+        generator=t.str("generator", "patience-v1", GENERATOR_NAMES),
         pysol_game=t.str("pysol_game", ""),
         pysolfc_game=t.str("pysolfc_game", ""),
         order=tuple(t.get("order", list(DealSpec.order), f"a list drawn from {kinds}",

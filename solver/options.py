@@ -8,7 +8,9 @@ from typing import Any
 
 from . import api
 from .errors import InputError
-from .families import AnyLayout
+from .families import AnyLayout, file_reader, file_suffixes
+from .files import check_writable
+from .limits import MAX_NODES, MAX_SECONDS
 
 
 def nonnegative_int(text: str) -> int:
@@ -19,6 +21,23 @@ def nonnegative_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
     return value
+
+
+def node_count(text: str) -> int:
+    """A node limit: 0..``limits.MAX_NODES`` (more would overflow the compiled cores' counters; no
+    search comes near it)."""
+    value = nonnegative_int(text)
+    if value > MAX_NODES:
+        raise argparse.ArgumentTypeError(f"expected a number 0..{MAX_NODES} (10^18), got {text}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """A whole number of any sign: ``--seed``, whose range is the layout's to say (``SeedError.outside``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
 def random_seed(text: str) -> int:
@@ -53,14 +72,17 @@ def positive_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
-    return value
+# The one default time limit of every command that searches or computes without a known end:
+# `solve`, `hint`, `analyse` (the whole analysis), `batch` (each deal), `graph` and `odds` stop by
+# themselves after a minute, answering unknown (README, "Time limits"); `--timeout 0`: no limit.
+DEFAULT_TIMEOUT = 60.0
+
+
+def add_timeout(p: argparse.ArgumentParser, what: str, default: float = DEFAULT_TIMEOUT,
+                then: str = "answering unknown") -> None:
+    """``--timeout SECONDS``: ``what`` stops after that long (``then``: what becomes of the answer)."""
+    p.add_argument("--timeout", type=seconds_or_none, default=default, metavar="SECONDS",
+                   help=f"stop {what} after this many seconds, {then} (default {default:g}; 0: no time limit)")
 
 
 def seconds_or_none(text: str) -> float | None:
@@ -71,8 +93,8 @@ def seconds_or_none(text: str) -> float | None:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds (0: no limit), got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0 (0: no limit), got {text}")
+    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds 0..{MAX_SECONDS} (0: no limit), got {text}")
     return value or None
 
 
@@ -98,6 +120,38 @@ def memory_size(text: str) -> int:
     return value
 
 
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, where the system says."""
+    import os
+
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def fit_memory(size: int | None) -> int | None:
+    """``--max-memory``, at most this machine's memory (a table bound beyond it cannot be allocated:
+    Casino's fixed table would fail at once, a growing one only when the machine is out of
+    memory); a size cut down is said in one line on stderr, as ``--jobs`` beyond the cores is."""
+    import sys
+
+    most = physical_memory()
+    if size is None or most is None or size <= most:
+        return size
+    print(f"patience: --max-memory {size_text(size)}: more than this machine's memory; using "
+          f"{size_text(most)}", file=sys.stderr)
+    return most
+
+
+def size_text(n: int) -> str:
+    """Bytes as ``--max-memory`` reads them: ``1.5G``, ``500M``."""
+    for unit in "TGMK":
+        if n >= _UNITS[unit]:
+            return f"{n / _UNITS[unit]:.4g}{unit}"
+    return str(n)
+
+
 def add_layout(p: argparse.ArgumentParser) -> None:
     p.add_argument("layout", nargs="?", help="a layout name (see `patience layouts`), a path to a layout .toml "
                                              "file, or a Solvitaire rules .json file")
@@ -105,14 +159,14 @@ def add_layout(p: argparse.ArgumentParser) -> None:
                                                         "instead of LAYOUT: mapped onto the layout schema")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",
                    help="a reduced deck: only ranks A..R of each suit (R = 1..13)")
-    add_settings(p)
+    add_settings(p, rules=True)
 
 
-def add_settings(p: argparse.ArgumentParser) -> None:
+def add_settings(p: argparse.ArgumentParser, rules: bool = False, example: str = "--set reserve.capacity=0") -> None:
+    """``--set KEY=VALUE``; ``rules``: the command also takes ``--rules`` (say so)."""
+    of = "the layout file (or of the layout --rules maps to)" if rules else "the layout file"
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="change a key of the layout file (or of the layout --rules maps to), checked like the file "
-                        "(repeatable), e.g. "
-                        "--set reserve.capacity=0, --set decks=1")
+                   help=f"change a key of {of}, checked like the file (repeatable), e.g. {example}, --set decks=1")
 
 
 def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -> str | AnyLayout | None:
@@ -126,7 +180,7 @@ def recorded_layout(args: argparse.Namespace, name: str, max_rank: int | None) -
 
 def add_deal_source(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()  # one is required, unless the layout has no shuffle (api.make_deal)
-    g.add_argument("--seed", type=nonnegative_int, metavar="N", help="the deal numbered N")
+    g.add_argument("--seed", type=whole_number, metavar="N", help="the deal numbered N (its range: the layout's)")
     g.add_argument("--deal", metavar="FILE",
                    help="read the deal: JSON, the listing `patience deal` prints, or the fc-solve board format "
                         "(-: standard input)")
@@ -143,14 +197,13 @@ def add_moves(p: argparse.ArgumentParser, required: bool, what: str) -> None:
 
 def layout_arg(args: argparse.Namespace) -> str:
     """The layout the command names: LAYOUT, or the file of ``--rules`` (exactly one of them)."""
-    from .errors import InputError
-
     rules = getattr(args, "rules", None)
     if (args.layout is None) == (rules is None):
         raise InputError("give a LAYOUT or --rules FILE.json (one of them)")
     if rules is not None:
-        if not rules.endswith(".json"):
-            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in .json")
+        if file_reader(rules) is None:
+            raise InputError(f"--rules {rules!r}: expected a Solvitaire rules file ending in "
+                             + " or ".join(file_suffixes()))
         return str(rules)
     return str(args.layout)
 
@@ -169,6 +222,13 @@ def load(args: argparse.Namespace) -> tuple[AnyLayout, Any]:
 
 def add_out(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--out", metavar="FILE", help=f"write {what} to FILE instead of printing it")
+    p.set_defaults(check_out=True)  # the command line checks that FILE can be written before the work
+
+
+def check_out(args: argparse.Namespace) -> None:
+    """``--out FILE`` of ``add_out``: bad input at once, not after the work, when FILE cannot be written."""
+    if getattr(args, "check_out", False) and args.out is not None:
+        check_writable(args.out, "--out")
 
 
 def emit(text: str, out: str | None) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 from . import cards
 from .deal import Deal, check_pack, content_lines, expected_counts, layout_stacks
 from .errors import CardError, DealError
-from .files import DEAL_LIMIT, parse_json, read_text, shown
+from .files import DEAL_LIMIT, json_text, parse_json, read_text, shown
 from .layout import Layout
 
 __all__ = ["Snapshot", "check", "counts_batches", "counts_redeals", "from_deal", "from_json", "from_text",
@@ -401,7 +401,7 @@ def from_json(obj: Any, layout: Layout, where: str) -> Snapshot:
     stacks: dict[str, tuple[int, ...]] = {}
     for stack, cs in obj["stacks"].items():
         if not isinstance(cs, list):
-            raise PositionError(f"{where}: stacks: {stack}: expected a list of card names, got {cs!r:.60}")
+            raise PositionError(f"{where}: stacks: {stack}: expected a list of card names, got {json_text(cs)}")
         try:
             stacks[stack] = tuple(cards.parse(c) for c in cs)
         except CardError as e:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from . import cards
 from .errors import InputError
+from .files import json_text
 
 # "drawn": a game of two sides that neither wins with best play (the games of chance, issue #25)
 Verdict = Literal["won", "lost", "unknown", "drawn"]
@@ -104,7 +106,7 @@ class Result:
 
         def check(key: str, ok: bool, expected: str) -> None:
             if not ok:
-                raise InputError(f"{where}: {key}: expected {expected}, got {obj.get(key)!r:.80}")
+                raise InputError(f"{where}: {key}: expected {expected}, got {json_text(obj.get(key), 80)}")
 
         for key in ("layout", "verdict"):
             check(key, key in obj, "a value (the key is missing)")
@@ -126,7 +128,10 @@ class Result:
             if not (isinstance(m, dict) and all(isinstance(m.get(k), str) for k in ("card", "from", "to"))
                     and (type(m.get("count", 1)) is int and m.get("count", 1) >= 1)):
                 raise InputError(f"{where}: solution[{i}]: expected a move {{\"card\", \"from\", \"to\"[, \"count\"]}} "
-                                 f"of strings (count a whole number >= 1), got {m!r:.80}")
+                                 f"of strings (count a whole number >= 1), got {json_text(m, 80)}")
+            if not cards.move_card_ok(m["card"]):
+                raise InputError(f"{where}: solution[{i}]: card: expected {cards.MOVE_CARD}, got "
+                                 f"{json_text(m['card'])}")
         check("fingerprint", obj.get("fingerprint") is None or isinstance(obj["fingerprint"], str),
               "the layout's rules fingerprint (a string)")
         check("seat", obj.get("seat") is None or isinstance(obj["seat"], str), "a seat's name (a string)")

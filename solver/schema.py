@@ -35,8 +35,9 @@ class Table:
         return f"{self.path}.{k}" if self.path else k
 
     def fail(self, k: str, expected: str) -> LayoutError:
-        got = self.data.get(k)
-        return LayoutError(f"{self.where}: {self.key(k)}: expected {expected}, got {got!r}")
+        if k not in self.data:
+            return LayoutError(f"{self.where}: {self.key(k)}: expected {expected}; the key is not given")
+        return LayoutError(f"{self.where}: {self.key(k)}: expected {expected}, got {toml_text(self.data[k])}")
 
     def get(self, k: str, default: Any, expected: str, ok: Callable[[Any], bool]) -> Any:
         self.used.add(k)
@@ -92,6 +93,23 @@ class Table:
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             allowed = ", ".join(sorted(self.used))
             raise LayoutError(f"{self.where}: {self.key(k)}: unknown key{hint}; allowed: {allowed}")
+
+
+def toml_text(value: Any, width: int = 60) -> str:
+    """A value as the layout file would write it (``true``, ``'first'``, ``[1, 2]``), cut to
+    ``width`` characters: messages speak TOML, never Python (``True``, ``None``)."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, list):
+        text = "[" + ", ".join(toml_text(v, width) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k if str(k).isprintable() else repr(k)} = {toml_text(v, width)}"
+                               for k, v in value.items()) + "}"
+    else:
+        text = str(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 MAX_NAME = 100  # characters of a layout name: it names files (LAYOUT.sqlite) and every message
@@ -162,7 +180,7 @@ def apply_settings(data: dict[str, Any], where: str, settings: tuple[str, ...]) 
             sub = table.setdefault(k, {})
             if not isinstance(sub, dict):
                 raise LayoutError(f"--set {text}: {where}: {'.'.join(path[:i + 1])} is not a table "
-                                  f"(it is {sub!r:.40}), so it has no key {path[i + 1]!r}")
+                                  f"(it is {toml_text(sub, 40)}), so it has no key {path[i + 1]!r}")
             table = sub
         table[path[-1]] = value
     return out, f"{where} with --set {' '.join(settings)}"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .schema import toml_text
 
 SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 VERDICTS = ("won", "lost")
@@ -86,11 +87,11 @@ def parse_set(data: dict[str, Any], where: str) -> list[SeedEntry]:
             raise SeedSetError(f"{where}: {key}measured: expected a table of measurements")
         seed = d.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 1:
-            raise SeedSetError(f"{where}: {key}seed: expected an integer >= 1, got {seed!r}")
+            raise SeedSetError(f"{where}: {key}seed: expected an integer >= 1, got {toml_text(seed)}")
         verdict = d.get("verdict")
         if verdict not in VERDICTS:
             allowed = ", ".join(repr(v) for v in VERDICTS)
-            raise SeedSetError(f"{where}: {key}verdict: expected one of {allowed}, got {verdict!r}")
+            raise SeedSetError(f"{where}: {key}verdict: expected one of {allowed}, got {toml_text(verdict)}")
         if (entry_layout, seed) in seen:
             raise SeedSetError(f"{where}: {key}seed: {entry_layout} seed {seed} is listed twice "
                                f"(also deal[{seen[entry_layout, seed]}])")
@@ -113,5 +114,5 @@ def _string(table: dict[str, Any], key: str, where: str, prefix: str, default: s
         raise SeedSetError(f"{where}: {prefix}{key}: missing; give it in each [[deal]] or once at the top")
     value = table[key]
     if not isinstance(value, str) or not value.strip():
-        raise SeedSetError(f"{where}: {prefix}{key}: expected a non-empty string, got {value!r}")
+        raise SeedSetError(f"{where}: {prefix}{key}: expected a non-empty string, got {toml_text(value)}")
     return value

@@ -26,7 +26,8 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   ``base card`` random (``base = "deal"``, ``wrap = true`` and columns ranked from the
   base, ``tableau.wrap = "from-base"``: Solvitaire's Canfield); ``removable``.
 - ``hole``: the hole family: ``base card`` (a card, or random: the first card after the
-  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it.
+  columns), ``build loops`` = ``hole.wrap``; a stock of ``deal type`` hole turns onto it;
+  ``cells`` beside it are free cells (Worm Hole).
 - ``cells``: ``count``, ``pre-filled`` = ``cells.count``, ``cells.deal``.
 - ``stock``: ``size`` cards; ``deal type`` waste with ``deal count`` and ``redeal``
   (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
@@ -34,19 +35,27 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   per card; a reserve takes no cards (``accepts = "none"``).
 - ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R.
 
-Not in our schema (named and refused): ``accordion`` and ``sequences`` (Accordion, Gaps),
-foundations that take only whole suits (``only complete pile moves``, the Spider games),
-a ``move built group policy`` other than the build policy, ``whole-pile`` and
-``maximal-group`` moves, the spaces policies ``auto-reserve-then-waste`` and
-``auto-waste-then-stock``, a stock that deals a row onto the piles (``deal type`` tableau
-piles), foundations of a fixed base other than the ace, and cells beside a hole.  Some
+- ``accordion`` (a row of ``size`` piles, ``moves`` such as L1 and L3, ``build policies``
+  same-suit / same-rank / red-black / any-suit) = the accordion family's ``[accordion]``
+  ``piles``, ``moves``, ``match`` suit / rank / alternate / any.
+- ``sequences`` (Gaps: ``count`` 4 rows built from the left, ``direction`` L, ``build policy``,
+  ``fixed suit``: row s takes only the two of Solvitaire's suit s, clubs, hearts, spades,
+  diamonds) = the gaps family's ``[gaps]`` ``build`` and ``row_suits``.
+
+Not in our schema (named and refused): Gaps' rows other than four built from the left, of one
+pack; a Gaps or Accordion game dealing other piles beside its own; foundations that take only
+whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
+other than the build policy, ``whole-pile`` and ``maximal-group`` moves, the spaces policies
+``auto-reserve-then-waste`` and ``auto-waste-then-stock``, a stock that deals a row onto the
+piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
 preset foundation in a game of two packs ...): the engine names those when asked to play.
 
 Deals.  Solvitaire's deal file has ``tableau piles`` (a list of piles, each bottom card
 first), ``foundations`` (cards placed on their suit's foundation, in order), ``cells``,
 ``stock`` (bottom card first: the last card is turned first), ``waste``, ``reserve``
-(bottom card first when stacked, else one card per pile) and ``hole`` (one card).  Card
+(bottom card first when stacked, else one card per pile), ``hole`` (one card), ``accordion``
+(the row, one card a pile) and ``sequences`` (Gaps' rows, a gap as ``""``).  Card
 names are ranks ``A 2..10 J Q K`` (or ``1..13``) then a suit, in lower case for a face-down card
 (Solvitaire reads an upper-case card of a column as face up, whatever its rules say: a deal
 written without them is a game with every card face up).  ``deal_from_json`` reads
@@ -57,16 +66,17 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import cards
+from . import cards, moves
+from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
-from .files import LAYOUT_LIMIT, parse_json, read_text, shown
-from .layout import Layout, _dealt, parse
+from .files import LAYOUT_LIMIT, json_text, parse_json, read_text, shown
+from .layout import Layout, parse
 from .schema import apply_settings
-
-Deal = dict[str, list[int]]
 
 # Solvitaire's defaults: its "default" preset, the values of every key a rules file leaves out.
 DEFAULTS: dict[str, Any] = {
@@ -86,7 +96,6 @@ DEFAULTS: dict[str, Any] = {
 
 _BUILD = {"any-suit": "any", "red-black": "alternate", "same-suit": "suit", "no-build": "none"}
 _SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any"}
-_MOVES = {"no": "single", "yes": "sequence", "partial-if-card-above-buildable": "sequence"}
 _ALLOWED: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
     # per section and key: the values Solvitaire's own schema allows (a tuple), or their type
     "tableau piles": {"count": int, "build policy": tuple(_BUILD), "spaces policy": (
@@ -127,7 +136,7 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
         if key in _TOP:
             if type(value) is not _TOP[key]:
                 want = "an integer" if _TOP[key] is int else "true or false"
-                raise LayoutError(f"{where}: [{key}]: expected {want}, got {value!r}")
+                raise LayoutError(f"{where}: [{key}]: expected {want}, got {json_text(value)}")
             out[key] = value
             continue
         if key not in _ALLOWED:
@@ -136,7 +145,7 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
             raise LayoutError(f"{where}: [{_shown_key(key)}]: not a key of Solvitaire's rules{hint}; "
                               f"expected one of {', '.join(repr(k) for k in [*_ALLOWED, *_TOP])}")
         if not isinstance(value, dict):
-            raise LayoutError(f"{where}: [{key}]: expected an object, got {value!r}")
+            raise LayoutError(f"{where}: [{key}]: expected an object, got {json_text(value)}")
         for k, v in value.items():
             allowed = _ALLOWED[key].get(k)
             if allowed is None and k not in _ALLOWED[key]:
@@ -149,10 +158,10 @@ def _checked(obj: Any, where: str) -> dict[str, Any]:
                 words: dict[Any, str] = {int: "an integer >= 0", bool: "true or false", str: "a string",
                                          list: "a list"}
                 want = "one of " + ", ".join(repr(a) for a in allowed) if isinstance(allowed, tuple) else words[allowed]
-                raise LayoutError(f"{where}: [{key}][{k}]: expected {want}, got {v!r}")
+                raise LayoutError(f"{where}: [{key}][{k}]: expected {want}, got {json_text(v)}")
             out[key][k] = v
     if not 1 <= out["max rank"] <= 13:
-        raise LayoutError(f"{where}: [max rank]: expected an integer 1..13, got {out['max rank']!r}")
+        raise LayoutError(f"{where}: [max rank]: expected an integer 1..13, got {json_text(out['max rank'])}")
     return out
 
 
@@ -168,6 +177,24 @@ def diagonal_sizes(piles: int, cards_left: int) -> list[int]:
                 cards_left -= 1
         row += 1
     return sizes
+
+
+def _ours(rule: str, said: dict[str, Any]) -> Any:
+    """The value of our move rule ``rule`` ("section.key") that Solvitaire's keys ``said`` (of its
+    section, every key not in a way of the table at its default) give, by the move table's names
+    (``moves.RULES``); None when no value of ours does."""
+    section = DEFAULTS[moves.SOLVITAIRE_SECTIONS[rule.split(".")[0]]]
+    for r in moves.RULES:
+        if r.rule == rule and any(all(v == way.get(k, section[k]) for k, v in said.items()) for way in r.solvitaire):
+            return r.value
+    return None
+
+
+def _theirs(rule: str, value: Any) -> dict[str, Any] | None:
+    """Solvitaire's keys for our ``rule`` = ``value`` (the move table's first way), or None when
+    Solvitaire has no such rule."""
+    ways = moves.rule(rule, value).solvitaire
+    return dict(ways[0]) if ways else None
 
 
 def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
@@ -187,23 +214,29 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
     if ends != 1:
         raise LayoutError(f"{where}: expected exactly one of [hole][present], [foundations][present], "
                           f"[accordion][size] > 0 and [sequences][count] > 0 (how the game is won)")
-    if r["accordion"]["size"]:
-        cannot("[accordion]", "Accordion's piles: no family plays them yet")
-    if r["sequences"]["count"]:
-        cannot("[sequences]", "Gaps' rows: no family plays them yet")
-    if fo["only complete pile moves"]:
-        cannot("[foundations][only complete pile moves] = true", "whole suits to the foundations, Spider's rule")
-    if tab["move built group"] not in _MOVES:
-        cannot(f"[tableau piles][move built group] = {tab['move built group']!r}",
-               "our moves are single cards, any built group, or as many as cells and spaces carry")
+    if r["accordion"]["size"] or r["sequences"]["count"]:
+        return _spread_data(r, where), top
+    # the move rules, by the move table's names (``moves.RULES``)
+    takes = _ours("foundations.takes", {"only complete pile moves": fo["only complete pile moves"]})
+    if takes is None:
+        cannot(f"[foundations][only complete pile moves] = {json.dumps(fo['only complete pile moves'])}",
+               "no foundations.takes of ours says it (Spider's whole suits)")
     policy = tab["move built group policy"]
-    if policy != "same-as-build" and _BUILD[policy] != _BUILD[tab["build policy"]] and tab["move built group"] != "no":
-        cannot(f"[tableau piles][move built group policy] = {policy!r}",
-               "groups built otherwise than the columns: Spider's rule")
+    if policy == "same-as-build" or tab["move built group"] == "no" or _BUILD[policy] == _BUILD[tab["build policy"]]:
+        policy = "same-as-build"  # groups built as the columns are
+    group = {"move built group": tab["move built group"], "move built group policy": policy}
+    group_moves = _ours("tableau.moves", group)
+    if group_moves is None:
+        plain = _ours("tableau.moves", {**group, "move built group policy": "same-as-build"})
+        key = "move built group" if plain is None else "move built group policy"
+        cannot(f"[tableau piles][{key}] = {group[key]!r}", "no tableau.moves of ours says it: our moves are "
+               "single cards, any built group, or as many as cells and spaces carry")
+    turn = _ours("stock.turn", {"deal type": st["deal type"]}) if st["size"] else "none"
+    if turn is None:
+        cannot(f"[stock][deal type] = {st['deal type']!r}", "no stock.turn of ours says it (a stock dealt in rows "
+               "onto the piles)")
     if tab["spaces policy"] not in _SPACES:
         cannot(f"[tableau piles][spaces policy] = {tab['spaces policy']!r}", "spaces filled from the waste or stock")
-    if st["size"] and st["deal type"] == "tableau piles":
-        cannot("[stock][deal type] = 'tableau piles'", "a stock dealt in rows onto the piles")
     if st["size"] and st["deal type"] == "hole" and not hole["present"]:
         cannot("[stock][deal type] = 'hole'", "a stock turned onto a hole needs [hole][present]")
     base = fo["base card"]
@@ -213,8 +246,6 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         cannot("[foundations][initial cards] = 'one'", "one foundation dealt only with [base card] = 'random'")
     if fo["present"] and fo["initial cards"] != "one" and base == "random":
         cannot("[foundations][base card] = 'random'", "a base from the deal only with [initial cards] = 'one'")
-    if hole["present"] and cel["count"]:
-        cannot("[cells][count] with [hole][present]", "the hole family has no cells")
     if hole["present"] and (res["size"] or tab["build policy"] != "no-build"):
         cannot("[hole][present] with a reserve or building piles", "the hole family's columns only feed the hole")
     if cel["pre-filled"] > cel["count"]:
@@ -238,6 +269,8 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
             dealt += 4 * decks if fo["initial cards"] == "all" else 0
         if fo["removable"]:
             data["foundations"]["removable"] = True
+        if takes != "card":
+            data["foundations"]["takes"] = takes
     else:
         start = hole["base card"]
         if start != "random":
@@ -252,8 +285,9 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         if cel["pre-filled"]:
             order.append("cells")
     if st["size"]:
-        data["stock"] = ({"turn": "hole"} if st["deal type"] == "hole" else
-                         {"turn": "waste", "deal_count": st["deal count"], "redeals": -1 if st["redeal"] else 0})
+        data["stock"] = {"turn": turn}
+        if turn == "waste":
+            data["stock"].update({"deal_count": st["deal count"], "redeals": -1 if st["redeal"] else 0})
     if res["size"]:
         stacked = res["stacked"]
         data["reserve"] = {"count": 1 if stacked else res["size"], "deal": res["size"] if stacked else 1,
@@ -273,36 +307,104 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
             "build": _BUILD[tab["build policy"]], "direction": "down",
             # Solvitaire's no-build piles take no card at all, empty or not
             "spaces": "none" if tab["build policy"] == "no-build" else _SPACES[tab["spaces policy"]],
-            "moves": _MOVES[tab["move built group"]],
+            "moves": group_moves,
         }
         if fo["present"] and fo["initial cards"] == "one":
             data["tableau"]["wrap"] = "from-base"
         order.append("tableau")
     if hole["present"] and hole["base card"] == "random":
         order.append("hole")
-    data["deal"] = {"order": order, "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
+    # seed N is Solvitaire's --random N, as for the built-in layouts of its games (somerset.toml)
+    data["deal"] = {"generator": "solvitaire", "order": order,
+                    "reverse": ["tableau"] if tab["diagonal deal"] and n else []}
     return data, top
 
 
-def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = ()) -> Layout:
+def _spread_data(r: dict[str, Any], where: str) -> dict[str, Any]:
+    """Our layout file's TOML data for Solvitaire's Accordion (``[accordion][size] > 0``) or Gaps
+    (``[sequences][count] > 0``) rules ``r`` (defaults filled in): the accordion or the gaps family."""
+    acc, seq = r["accordion"], r["sequences"]
+    missing: list[str] = []
+    game = "[accordion]" if acc["size"] else "[sequences]"
+    for key, value, default in (("tableau piles", "count", 0), ("cells", "count", 0), ("stock", "size", 0),
+                                ("reserve", "size", 0)):
+        if r[key][value] != default:
+            missing.append(f"[{key}][{value}] = {r[key][value]} beside {game} (these games deal nothing else)")
+    decks = 2 if r["two decks"] else 1
+    pack = 4 * r["max rank"] * decks
+    data: dict[str, Any] = {"title": Path(where).stem, "rules_version": 1,
+                            "description": "Solvitaire rules from " + Path(where).name}
+    if acc["size"]:
+        data["decks"] = decks
+        words = {"same-suit": "suit", "same-rank": "rank", "red-black": "alternate", "any-suit": "any"}
+        bad = [m for m in acc["moves"] if not (isinstance(m, str) and len(m) > 1 and m[0] in "LR"
+                                               and m[1:].isdigit() and 1 <= int(m[1:]) <= 103)]
+        if bad:
+            raise LayoutError(f"{where}: [accordion][moves]: expected moves such as 'L1' or 'R3', "
+                              f"got {json_text(bad[0])}")
+        pols = acc["build policies"]
+        if not all(isinstance(p, str) and p in words for p in pols):
+            raise LayoutError(f"{where}: [accordion][build policies]: expected a list drawn from "
+                              f"{', '.join(map(repr, words))}, got {json_text(pols)}")
+        if acc["size"] > pack:
+            raise LayoutError(f"{where}: [accordion][size]: expected at most the {pack} cards of the pack, "
+                              f"got {acc['size']}")
+        data["accordion"] = {"piles": acc["size"], "moves": list(dict.fromkeys(acc["moves"])),
+                             "match": list(dict.fromkeys(words[p] for p in pols))}
+    else:
+        if seq["count"] != 4:
+            missing.append(f"[sequences][count] = {seq['count']} (Gaps has four rows, one a suit)")
+        if seq["direction"] != "L":
+            missing.append(f"[sequences][direction] = {seq['direction']!r} (rows built from the left only)")
+        if decks != 1:
+            missing.append("[two decks] = true beside [sequences] (Gaps with one pack only)")
+        data["gaps"] = {"build": _BUILD[seq["build policy"]],
+                        "row_suits": list(GAPS_SUITS) if seq["fixed suit"] else []}
+    if missing:
+        raise LayoutError(f"{where}: Solvitaire rules our layout schema cannot say: " + "; ".join(missing))
+    return data
+
+
+def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] = (),
+                    reader: Callable[[dict[str, Any], str, str], Any] = parse) -> Any:
     """Our layout for Solvitaire's rules ``obj`` (``where`` names the file in messages);
-    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's."""
+    ``settings`` (``--set KEY=VALUE``) change keys of the mapped layout, checked like a file's.
+    ``reader`` reads the layout's TOML data: the card schema's, or (``solver.families``) any
+    family's, for Accordion and Gaps."""
     data, top = rules_to_data(obj, where)
     data["name"] = name
-    data, where = apply_settings(data, where, settings)
-    layout = parse(data, where, name)
+    data, shown_as = apply_settings(data, where, settings)
+    try:
+        layout = reader(data, shown_as, name)
+    except LayoutError as e:
+        raise _in_solvitaire_words(e, shown_as, settings) from None
     if top < 13:
-        from dataclasses import replace
-
-        layout = replace(layout, max_rank=top)
+        layout = layout.with_max_rank(top) if not isinstance(layout, Layout) else replace(layout, max_rank=top)
     return layout
 
 
-def read_rules(path: str, settings: tuple[str, ...] = ()) -> Layout:
-    """A Solvitaire rules file (JSON) as our layout, named after the file."""
+# Our keys that a Solvitaire rule sets alone, by that rule's name: a range our schema refuses is named
+# as the rules file says it (unless --set changed our key: then ours).
+THEIR_KEY = {"tableau.count": "[tableau piles][count]", "cells.count": "[cells][count]",
+             "cells.deal": "[cells][pre-filled]", "stock.deal_count": "[stock][deal count]",
+             "reserve.deal": "[reserve][size]", "reserve.count": "[reserve][size]"}
+
+
+def _in_solvitaire_words(e: LayoutError, where: str, settings: tuple[str, ...]) -> LayoutError:
+    text = str(e)
+    for ours, theirs in THEIR_KEY.items():
+        if text.startswith(f"{where}: {ours}: ") and not any(s.partition("=")[0].strip() == ours for s in settings):
+            return LayoutError(f"{where}: {theirs}: " + text[len(f"{where}: {ours}: "):])
+    return e
+
+
+def read_rules(path: str, settings: tuple[str, ...] = (),
+               reader: Callable[[dict[str, Any], str, str], Any] = parse) -> Any:
+    """A Solvitaire rules file (JSON) as our layout, named after the file (``reader``: see
+    ``rules_to_layout``)."""
     text = read_text(path, LAYOUT_LIMIT, "rules file", "Solvitaire's game rules as JSON", LayoutError)
     where = shown(path)
-    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings)
+    return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings, reader)
 
 
 def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
@@ -312,25 +414,33 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
     Solvitaire's Canfield columns), built down, no waste capacity, batches or placements.
     ``supermove`` becomes single cards: a supermove is a shortcut for single moves through
     the free cells and spaces, so the games are won by the same deals."""
-    if not isinstance(layout, Layout):
-        return None
+    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) says its rules itself
+        said = getattr(layout, "solvitaire_rules", None)
+        rules = None if said is None else said()
+        return None if rules is None else dict(rules)
     fo, t, st, res, cel = layout.foundations, layout.tableau, layout.stock, layout.reserve, layout.cells
     out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
     if layout.family == "hole":
         h = layout.hole
         assert h is not None
-        if st.turn not in ("hole", "none") or cel.count or res.count:
+        if st.turn not in ("hole", "none") or res.count:
             return None
         out["foundations"] = {"present": False}
         out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
             cards.parse(h.start)), "build loops": h.wrap}
         out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
         if st.turn == "hole":
-            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1, "deal type": "hole"}
+            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1 - cel.deal, "deal type": "hole"}
+        if cel.count:
+            out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
         return out
     if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
         return None
-    if st.turn not in ("waste", "none") or st.waste_capacity or st.top_playable or st.batch:
+    stock, group, takes = (_theirs("stock.turn", st.turn), _theirs("tableau.moves", t.moves),
+                           _theirs("foundations.takes", fo.takes))
+    if (stock is None and st.turn != "none") or group is None or takes is None:
+        return None  # a move rule Solvitaire has not (the move table's names)
+    if st.waste_capacity or st.top_playable or st.batch:
         return None
     if res.count and not (res.accepts == "none" and (res.count == 1 or res.deal == 1)):
         return None
@@ -344,6 +454,7 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
             return None
         found = {"initial cards": "all" if fo.preset else "none", "base card": "A"}
     found["removable"] = fo.removable
+    found.update({k: v for k, v in takes.items() if v != DEFAULTS["foundations"][k]})
     out["foundations"] = found
     spaces = {v: k for k, v in _SPACES.items()}
     faces = ("top" if all(d == max(0, k - 1) for d, k in zip(t.face_down, t.deal, strict=True)) and any(t.face_down)
@@ -352,15 +463,16 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
         return None
     out["tableau piles"] = {"count": t.count, "build policy": {v: k for k, v in _BUILD.items()}[t.build],
                             "spaces policy": spaces[t.spaces],
-                            "move built group": "yes" if t.moves == "sequence" else "no",
+                            **group,
                             "face up cards": faces, "diagonal deal": False}
     if cel.count:
         out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
+    if stock is not None:
+        out["stock"] = {"size": expected_counts(layout).get("stock", 0), **stock}
     if st.turn == "waste":
         if st.redeals not in (0, -1):
             return None
-        out["stock"] = {"size": len(layout.pack()) - _dealt(layout), "deal type": "waste", "deal count": st.deal_count,
-                        "redeal": st.redeals == -1}
+        out["stock"].update({"deal count": st.deal_count, "redeal": st.redeals == -1})
     if res.count:
         out["reserve"] = {"size": res.count * res.deal, "stacked": res.count == 1 and res.deal > 1}
     return out
@@ -372,7 +484,7 @@ def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
 def _card(text: Any) -> int:
     """A card in Solvitaire's names (``10H``, ``1s``, ``13D``) or ours."""
     if not isinstance(text, str) or len(text) < 2:
-        raise CardError(f"expected a card name such as 'AS' or '10D', got {text!r}")
+        raise CardError(f"expected a card name such as 'AS' or '10D', got {json_text(text)}")
     rank, suit = text[:-1].upper(), text[-1].upper()
     if rank in _RANK_WORDS and suit in cards.SUITS:
         return cards.make(_RANK_WORDS[rank], cards.SUITS.index(suit))
@@ -394,7 +506,7 @@ def is_solvitaire_deal(obj: Any) -> bool:
 
 def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
     """Our deal of ``layout`` from Solvitaire's deal file ``obj`` (not yet checked against the
-    layout: ``deal.from_json`` does that)."""
+    layout: the reader registered with the card families does that, ``families.card.DEAL_READERS``)."""
     if not isinstance(obj, dict):
         raise DealError(f"{where}: expected a JSON object (a Solvitaire deal)")
     deal: Deal = {}
@@ -405,7 +517,7 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
         if value == "":
             return []
         if not isinstance(value, list):
-            raise DealError(f"{where}: [{key}]: expected a list of card names, got {value!r}")
+            raise DealError(f"{where}: [{key}]: expected a list of card names, got {json_text(value)}")
         out = []
         for i, c in enumerate(value):
             if c == "":
@@ -474,9 +586,11 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
     return deal
 
 
-def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
+def deal_to_json(layout: Any, deal: Deal) -> dict[str, Any]:
     """Solvitaire's deal file for our ``deal`` of ``layout``.  An empty cell cannot be written
     (Solvitaire reads every cell as a card): a deal with some cells empty and some not is refused."""
+    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) writes its own
+        return dict(layout.to_solvitaire(deal))
     out: dict[str, Any] = {}
     name = _solvitaire_name
     t = layout.tableau
@@ -508,92 +622,64 @@ def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
     return out
 
 
-# ------------------------------------------------------------ seeds: Solvitaire's own deals
-
-SEEDS = (0, 2**31 - 1)  # Solvitaire's --random N takes a C int
-_SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire numbers its suits clubs, hearts, spades, diamonds: ours C D H S
+# Gaps' rows in Solvitaire's suit numbering, for ``[sequences][fixed suit]``: row s takes the two of suit s.
+GAPS_SUITS = "CHSD"
 
 
-def _mt19937(seed: int) -> Any:
-    """A ``random.Random`` whose ``getrandbits(32)`` gives C++'s ``std::mt19937(seed)`` outputs
-    (the same Mersenne twister as Python's, seeded by the C++ standard's single-word rule)."""
-    import random
-
-    mt = [seed & 0xFFFFFFFF]
-    for i in range(1, 624):
-        prev = mt[-1]
-        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
-    rng = random.Random()
-    rng.setstate((3, (*mt, 624), None))
-    return rng
+def _flat_cards(obj: dict[str, Any], key: str, where: str) -> list[Any]:
+    extra = [k for k in obj if k != key]
+    if extra:
+        raise DealError(f"{where}: [{_shown_key(extra[0])}]: not a key of a Solvitaire deal of this game; "
+                        f"expected {key!r}")
+    value = obj.get(key)
+    if not isinstance(value, list):
+        raise DealError(f"{where}: [{key}]: expected a list, got {json_text(value)}")
+    return value
 
 
-def _uniform(rng: Any, high: int) -> int:
-    """Boost's ``uniform_int_distribution`` over 0..high drawn from a 32-bit engine: the
-    engine's range cut into ``high + 1`` equal buckets, a draw past the last bucket drawn again."""
-    if high == 0:
-        return 0
-    brange = 0xFFFFFFFF
-    bucket = brange // (high + 1)
-    if brange % (high + 1) == high:
-        bucket += 1
-    while True:
-        value = rng.getrandbits(32) // bucket
-        if value <= high:
-            return value
+def accordion_from_json(obj: dict[str, Any], piles: int, where: str) -> list[int]:
+    """The row of Solvitaire's Accordion deal file, left to right: ``accordion``, one card a pile
+    (a card, or a list of one card as its ``--deal-only`` prints it)."""
+    value = _flat_cards(obj, "accordion", where)
+    if len(value) != piles:
+        raise DealError(f"{where}: [accordion]: expected {piles} piles, got {len(value)}")
+    row = []
+    for i, c in enumerate(value):
+        if isinstance(c, list) and len(c) == 1:
+            c = c[0]
+        try:
+            row.append(_card(c))
+        except CardError as e:
+            raise DealError(f"{where}: [accordion][{i}]: {e}") from None
+    return row
 
 
-def shuffled_deck(decks: int, max_rank: int, seed: int) -> list[int]:
-    """Solvitaire's deck for ``--random seed``: pack by pack, rank by rank, suits in its order,
-    shuffled by its Fisher-Yates loop (from the last card down, each swapped with a card at or
-    before it); our card ints."""
-    deck = [cards.make(r, _SOLVITAIRE_SUITS[s]) for _ in range(decks) for r in range(1, max_rank + 1)
-            for s in range(4)]
-    rng = _mt19937(seed)
-    for i in range(len(deck) - 1, 0, -1):
-        j = _uniform(rng, i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+def accordion_to_json(row: list[int]) -> dict[str, Any]:
+    return {"accordion": [_solvitaire_name(c) for c in row]}
 
 
-def deal_from_seed(layout: Layout, seed: int) -> Deal:
-    """The deal Solvitaire makes for ``--random seed`` of a game of ``layout``'s rules.
+def sequences_from_json(obj: dict[str, Any], rows: int, width: int, where: str) -> list[list[int | None]]:
+    """The grid of Solvitaire's Gaps deal file (``sequences``: each row left to right), a gap as
+    None: Solvitaire writes a gap as ``""`` or as ``AS`` (its placeholder; the aces are out)."""
+    value = _flat_cards(obj, "sequences", where)
+    if len(value) != rows or not all(isinstance(r, list) and len(r) == width for r in value):
+        raise DealError(f"{where}: [sequences]: expected {rows} rows of {width} places")
+    grid: list[list[int | None]] = []
+    for r, row in enumerate(value):
+        out: list[int | None] = []
+        for c, text in enumerate(row):
+            try:
+                card = None if text in ("", "AS") else _card(text)
+            except CardError as e:
+                raise DealError(f"{where}: [sequences][{r}][{c}]: {e}") from None
+            if card is not None and cards.rank(card) == 1:
+                raise DealError(f"{where}: [sequences][{r}][{c}]: {text!r} (the aces are out of a Gaps deal; "
+                                "a gap is written \"\")")
+            out.append(card)
+        grid.append(out)
+    return grid
 
-    Its order: a hole card ('stock': the deck's first card; a named card: taken out), a base
-    for the foundations from the deck's first card (Canfield's, taken out with the preset
-    ones), the preset foundation bases; then from the deck's end: the pre-filled cells, the
-    stock (its first card dealt is its bottom, turned last), the reserve (a pile bottom card
-    first, or a card per pile), and the columns row by row, the rows of a diagonal deal
-    (``deal.reverse`` holds "tableau") from the last column down to the row's own column."""
-    deck = shuffled_deck(layout.decks, layout.max_rank, seed)
-    deal: Deal = {}
-    if layout.hole is not None:
-        card = deck[0] if layout.hole.start == "stock" else cards.parse(layout.hole.start)
-        deck.remove(card)
-        deal["hole"] = [card]
-    fo = layout.foundations
-    if fo.base_from_deal:
-        deal["base"] = [deck.pop(0)]
-    elif fo.preset:
-        for i in range(fo.count):
-            ace = cards.make(1, i % 4)
-            deck.remove(ace)
-            deal[f"foundation:{i}"] = [ace]
-    for i in range(layout.cells.deal):
-        deal[f"cell:{i}"] = [deck.pop()]
-    stock = len(deck) - (layout.reserve.count * layout.reserve.deal + sum(layout.tableau.deal))
-    if stock > 0:
-        deal["stock"] = [deck.pop() for _ in range(stock)][::-1]
-    for i in range(layout.reserve.count):
-        deal[f"reserve:{i}"] = [deck.pop() for _ in range(layout.reserve.deal)]
-    sizes = list(layout.tableau.deal)
-    n = len(sizes)
-    diagonal = "tableau" in layout.deal.reverse
-    row = 0
-    while deck:
-        order = range(n - 1, row - 1, -1) if diagonal and row < n else range(n)
-        for p in order:
-            if deck and len(deal.get(f"tableau:{p}", [])) < sizes[p]:
-                deal.setdefault(f"tableau:{p}", []).append(deck.pop())
-        row += 1
-    return deal
+
+def sequences_to_json(grid: list[list[int | None]]) -> dict[str, Any]:
+    return {"sequences": [["" if c is None else _solvitaire_name(c) for c in row] for row in grid]}
+

@@ -87,8 +87,10 @@ def test_every_verdict_is_the_verdict_of_a_search_of_its_own(name: str, seed: in
     if i is not None:
         assert a.verdicts[i] == "won" and a.verdicts[i + 1] == "lost" and a.winning_line_from == i
         assert family.replay(layout, positions[i], a.winning_line or []) is None
-    else:
-        assert a.verdicts[0] == "lost" or "lost" not in a.verdicts or "unknown" in a.verdicts
+    else:  # no move goes from a won position to a lost one: the start is lost, or no position is, or the
+        # position before the first lost one stayed unknown
+        k = a.lost_after
+        assert k is None or k == 0 or a.verdicts[k - 1] == "unknown", (name, seed, a.verdicts)
     if a.verdicts[-1] == "won":
         assert family.replay(layout, positions[-1], a.winning_line or []) is None
 
@@ -259,3 +261,38 @@ def test_an_analysis_file_is_checked_before_it_is_drawn(tmp_path: Any, capsys: A
         (tmp_path / "bad.json").write_text(json.dumps(bad))
         code, out, err = run(["view", str(tmp_path / "bad.json"), "--out", str(tmp_path / "bad.html")], capsys)
         assert code == 2 and words in err and err.count("\n") == 1 and not (tmp_path / "bad.html").exists()
+
+
+def test_an_analysis_whose_verdicts_contradict_each_other_is_refused(tmp_path: Any, capsys: Any) -> None:
+    """A won position after a lost one, a first losing move that is not the crossing from won to
+    lost, a winning line from a lost position: `patience view` refuses each, one line, exit 2."""
+    layout = api.load_layout("debutante", 6)
+    moves = random_game(layout, api.make_deal(layout, seed=13), None)  # the greedy player loses it
+    good = api.analyse(layout, moves, seed=13, limits=COMPLETE).to_json()
+    k = good["lost_after"]
+    assert k is not None and k >= 2 and good["first_losing_move"] == k - 1  # a game lost on the way
+
+    def edited(change: Any) -> dict[str, Any]:
+        bad = json.loads(json.dumps(good))
+        change(bad)
+        return bad
+
+    def won_after_lost(bad: dict[str, Any]) -> None:
+        bad["moves"][-1]["verdict"] = "won"
+
+    def wrong_move(bad: dict[str, Any]) -> None:
+        bad["first_losing_move"] = 0
+
+    def line_from_lost(bad: dict[str, Any]) -> None:
+        bad["first_losing_move"] = None
+        bad["moves"][k - 2]["verdict"] = "unknown"
+        bad["winning_line_from"] = k
+
+    for change, words in [(won_after_lost, f"the position after move {k} is lost but the position after move "
+                                           f"{len(moves)} is won"),
+                          (wrong_move, f"first_losing_move is move 1, but by the verdicts it is move {k}"),
+                          (line_from_lost, f"the winning line starts from the position after move {k}, which is lost")]:
+        (tmp_path / "bad.json").write_text(json.dumps(edited(change)))
+        code, out, err = run(["view", str(tmp_path / "bad.json"), "--out", str(tmp_path / "bad.html")], capsys)
+        assert code == 2 and err.count("\n") == 1 and not (tmp_path / "bad.html").exists(), err
+        assert "the verdicts contradict each other" in err and words in err, err

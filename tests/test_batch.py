@@ -168,8 +168,8 @@ def test_batch_report_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     # --retry-unknown solves the unknowns again (here with a bigger budget); decided rows stay.
     query = "SELECT seed, verdict, finished_at, limits FROM results"
     before = {r[0]: r for r in sqlite3.connect(db).execute(query)}
-    code, out, _ = cli(["batch", "black-hole", "--max-nodes", "6000", "--seeds", "1-15", "--db", str(db),
-                        "--retry-unknown", "--json"], capsys)
+    code, out, _ = cli(["batch", "black-hole", "--max-nodes", "6000", "--timeout", "0", "--seeds", "1-15",
+                        "--db", str(db), "--retry-unknown", "--json"], capsys)
     again = json.loads(out)
     assert code == 0 and again["run"]["solved"] == sum(r[1] == "unknown" for r in before.values())
     after = {r[0]: r for r in sqlite3.connect(db).execute(query)}
@@ -210,7 +210,7 @@ def test_refuses_another_rules_version(tmp_path: Path, capsys: pytest.CaptureFix
     (["--seeds", "1-"], "--seeds"),
     (["--seeds", "5-3"], "backwards"),
     (["--seeds", "1,,3"], "empty item"),
-    (["--seeds", "0-3"], "outside"),  # Black Hole's seeds start at 1
+    (["--seeds", "0-3"], "--seeds: seed 0: expected an integer 1.."),  # Black Hole's seeds start at 1
     (["--seeds", "1-3", "--jobs", "0"], "--jobs"),
     (["--seeds", "1-3", "--jobs", "-2"], "--jobs"),
     (["--seeds", "1-3", "--engine", "nope"], "--engine"),
@@ -267,9 +267,8 @@ def test_killed_batch_resumes_to_the_same_rows(tmp_path: Path) -> None:
     proc = subprocess.Popen(command(killed), env=env, cwd=tmp_path, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        stored = 0
-        deadline = time.monotonic() + 60
-        while stored < 20 and time.monotonic() < deadline and proc.poll() is None:
+        stored = 0  # no deadline: however slow the machine, the batch stores its rows or ends
+        while stored < 20 and proc.poll() is None:
             time.sleep(0.05)
             if killed.exists():
                 try:
@@ -331,12 +330,14 @@ def test_retried_unknowns_keep_their_own_limits(tmp_path: Path, capsys: pytest.C
     from solver import api
 
     db = tmp_path / "bh.sqlite"
-    assert cli(["batch", "black-hole", "--max-nodes", "150", "--seeds", "1-12", "--jobs", "1", "--db", str(db)],
+    assert cli(["batch", "black-hole", "--max-nodes", "150", "--timeout", "0", "--seeds", "1-12", "--jobs", "1",
+                "--db", str(db)],
                capsys)[0] == 0
     store = batch.Store(db, api.load_layout("black-hole"))
     unknown = sum(v == "unknown" for v in store.stored("dfs").values())
     store.close()
-    assert cli(["batch", "black-hole", "--max-nodes", "100000", "--seeds", "1-12", "--jobs", "1", "--db", str(db),
+    assert cli(["batch", "black-hole", "--max-nodes", "100000", "--timeout", "0", "--seeds", "1-12", "--jobs", "1",
+                "--db", str(db),
                 "--retry-unknown"], capsys)[0] in (0, 3)
     store = batch.Store(db, api.load_layout("black-hole"))
     used = store.limits_used("dfs")

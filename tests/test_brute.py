@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.differential import BASES, Case
-from solver import api, cards
-from solver import deal as deals
+from solver import api, cards, shuffles
 from solver.engines.dfs import run_dfs
 from solver.errors import DealError
 from solver.families import brute, family_of, parse_layout_text
@@ -116,7 +115,7 @@ def base_deals() -> list[tuple[str, object, dict]]:
     out = []
     for name in BASES:
         lay = Case(name, (), BASES[name].max_ranks[0], ()).layout()
-        out += [(name, lay, deals.from_seed(lay, seed)) for seed in (1, 2)]
+        out += [(name, lay, shuffles.from_seed(lay, seed)) for seed in (1, 2)]
     return out
 
 
@@ -127,7 +126,7 @@ def test_the_search_tries_every_move_the_engine_plays(name):
     lay = Case(name, (), BASES[name].max_ranks[-1], ()).layout()
     won = 0
     for seed in range(1, 41):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         run = run_dfs(lay, deal, Limits(max_nodes=100_000))
         if run.verdict != "won":
             continue

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_tableau import M, joined, stack
 from walks import (
     assert_push_then_pop_restores,
     engine_vs_brute_force,
@@ -17,11 +18,11 @@ from walks import (
     verdicts_with_and_without_forced,
 )
 
-from solver import api, cards
+from solver import api, cards, shuffles
 from solver import deal as deals
 from solver.errors import LayoutError
 from solver.families import start_position
-from solver.families.tableau.position import Move, TableauPosition
+from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import replay
 from solver.layout import parse_text as parse
 from solver.limits import Limits
@@ -36,7 +37,7 @@ def hand_checked_deal(seed: int) -> deals.Deal:
     ``seed`` (generator patience-v1, dealing reserve, base, columns).  Seeds are PySolFC's game
     numbers since rules version 2; the rules, which these tests check, did not change."""
     lay = api.load_layout("canfield")
-    return deals.from_seed(replace(lay, deal=replace(lay.deal, generator="patience-v1",
+    return shuffles.from_seed(replace(lay, deal=replace(lay.deal, generator="patience-v1",
                                                      order=("reserve", "base", "tableau"), reverse=())), seed)
 
 
@@ -50,7 +51,7 @@ def canfield(base: str, columns: list[str], reserve: str = "", stock: str = "", 
 
 
 def column(pos: TableauPosition, i: int) -> str:
-    return " ".join(cards.name(pos.real[c]) for c in pos.cols[i])
+    return " ".join(map(cards.name, stack(pos, f"tableau:{i}")))
 
 
 # ------------------------------------------------------------ the layout and its deal
@@ -60,10 +61,10 @@ def test_the_layout_and_its_deal():
     lay = api.load_layout("canfield")
     assert lay.foundations.rows[0].base == 0 and lay.foundations.wrap
     assert lay.tableau.wrap == "from-base" and lay.tableau.spaces == "reserve-then-any"
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     assert {k: len(v) for k, v in deal.items()} == {"tableau:0": 1, "tableau:1": 1, "tableau:2": 1,
                                                    "tableau:3": 1, "reserve:0": 13, "base": 1, "stock": 34}
-    assert deals.from_seed(lay, 1) == deal
+    assert shuffles.from_seed(lay, 1) == deal
     assert deals.parse_listing(deals.to_text(deal), lay, "x") == deal  # the listing names the base
     assert deals.from_json(deals.to_json(deal), lay, "x.json") == deal
 
@@ -106,7 +107,7 @@ def test_the_base_rank_comes_from_the_deal():
     assert ("6H", "tableau:0", "foundation:2", 1) in moves  # on the dealt 5H
     assert ("5C", "tableau:1", "foundation:0", 1) in moves  # a five starts the clubs
     assert not any(m[1] == "tableau:2" and m[2].startswith("foundation") for m in moves)  # 4S waits
-    assert pos.fh == [0, 0, 1, 0]
+    assert [len(stack(pos, f"foundation:{f}")) for f in range(4)] == [0, 0, 1, 0]
 
 
 def test_columns_wrap_from_the_base():
@@ -126,7 +127,7 @@ def test_columns_wrap_from_the_base():
 
 def test_foundations_turn_the_corner():
     _, pos = canfield("QC", ["KC", "AC", "2C", "9H"], reserve="3D 4D")
-    pos.push(Move(0, pos.F + 0))  # KC home; the space takes 4D at once
+    pos.push(M(0, pos.F + 0))  # KC home; the space takes 4D at once
     assert column(pos, 0) == "4D"
     moves = named(pos, pos.legal_moves())
     assert ("AC", "tableau:1", "foundation:0", 1) in moves  # the ace follows the king
@@ -137,8 +138,8 @@ def test_the_reserve_fills_a_space_at_once_and_comes_back_on_pop():
     _, pos = canfield("5H", ["8D", "7C", "JH", "3S"], reserve="2D 9S")
     before = pos.state()
     assert ("9S", "reserve:0", "tableau:0", 1) not in named(pos, pos.legal_moves())  # 9S on 8D: no
-    pos.push(Move(1, 0))  # 7C on 8D empties column 1: the reserve's 9S fills it
-    assert column(pos, 0) == "8D 7C" and column(pos, 1) == "9S" and [pos.real[c] for c in pos.heel] == cs("2D")
+    pos.push(M(1, 0))  # 7C on 8D empties column 1: the reserve's 9S fills it
+    assert column(pos, 0) == "8D 7C" and column(pos, 1) == "9S" and stack(pos, "reserve:0") == cs("2D")
     pos.pop()
     assert pos.state() == before
 
@@ -148,8 +149,8 @@ def test_once_the_reserve_is_empty_a_space_takes_any_card_or_group():
     assert ("QS", "reserve:0", "tableau:2", 1) in named(pos, pos.legal_moves())  # the top card plays
     _, pos = canfield("5H", ["9C", "8D 7S 6H", "KD"])
     assert ("8D", "tableau:1", "tableau:0", 3) in named(pos, pos.legal_moves())
-    pos.push(Move(1, 0, 3))  # column 1 empties and stays empty: the reserve has nothing
-    assert pos.cols[1] == []
+    pos.push(M(1, 0, 3))  # column 1 empties and stays empty: the reserve has nothing
+    assert column(pos, 1) == ""
     moves = named(pos, pos.legal_moves())
     for n, card in ((1, "6H"), (2, "7S"), (3, "8D")):
         assert (card, "tableau:0", "tableau:1", n) in moves  # any group into the space
@@ -160,12 +161,12 @@ def test_a_lateral_move_may_make_room_for_the_reserve_card():
     # 9H leaves TC for the other black ten (a lateral move: it turns nothing up) only together
     # with a use of TC; the reserve's 9D going onto TC is one.
     _, pos = canfield("5H", ["TC 9H", "TS", "KD"], reserve="9D")
-    composites = [m for m in pos.legal_moves() if m.then is not None]
-    assert Move(0, 1, 1, then=Move(pos.R, 0, 1)) in composites
-    pos.push(Move(0, 1, 1, then=Move(pos.R, 0, 1)))
-    assert column(pos, 0) == "TC 9D" and column(pos, 1) == "TS 9H" and pos.heel == []
+    (composite,) = [m for m in pos.legal_moves() if pos.parts(m) == [M(0, 1), M(pos.R, 0)]]
+    assert [M(0, 1), M(pos.R, 0)] in joined(pos)
+    pos.push(composite)
+    assert column(pos, 0) == "TC 9D" and column(pos, 1) == "TS 9H" and stack(pos, "reserve:0") == []
     pos.pop()
-    assert column(pos, 0) == "TC 9H" and len(pos.heel) == 1
+    assert column(pos, 0) == "TC 9H" and len(stack(pos, "reserve:0")) == 1
 
 
 def test_no_automatic_move_empties_a_column_while_the_reserve_fills_spaces():
@@ -213,7 +214,7 @@ def test_perft(seed, counts):
 def test_push_then_pop_restores(seed, picks, wrap):
     lay = api.load_layout("canfield")
     lay = replace(lay, tableau=replace(lay.tableau, wrap=wrap))
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     assert_push_then_pop_restores(pos, picks)
 
 

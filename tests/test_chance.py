@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solver import api, cards
@@ -48,7 +48,9 @@ def test_setting_values_read_as_toml_or_as_plain_words(v):
 
 def test_set_reaches_the_odds_command(capsys):
     assert main(["odds", "blackjack", "--set", "decks=1", "--set", "hits_soft_17=false", "--dealer", "--json"]) == 0
-    table = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)
+    assert (out["layout"], out["decks"]) == ("blackjack", 1)
+    table = out["by_up_card"]
     assert list(table) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     assert set(table["A"]) == {"17", "18", "19", "20", "21", "natural", "bust"}
 
@@ -159,13 +161,13 @@ def test_minimax_agrees_with_the_plain_search_and_the_referee(name):
 def test_referee_refuses_a_wrong_line():
     layout = api.load_layout("blackjack")
     result = api.solve(layout, seed=3)
+    assert result.solution  # a line to cut short
     bad = result.to_json()
     bad["score"] = str(Fraction(bad["score"]) + 1)
-    assert api.verify(bad) is not None
-    if result.solution:
-        bad = result.to_json()
-        bad["solution"] = bad["solution"][:-1]
-        assert api.verify(bad) is not None
+    assert f"not at the result's score {bad['score']}" in (api.verify(bad) or "")
+    bad = result.to_json()
+    bad["solution"] = bad["solution"][:-1]
+    assert "the line ends before" in (api.verify(bad) or "")
 
 
 def _random_line(pos, rng):
@@ -340,11 +342,80 @@ def test_compiled_and_python_cores_from_the_command_line(capsys):
         assert out["verdict"] == "unknown" and out["stats"]["core"] == core and out["stats"]["nodes"] == 3001
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(1, 10**6), st.integers(0, 10**6), st.sampled_from(["blackjack", "vingt-un", "quinze"]))
-def test_twenty_one_random_rounds_replay(seed, choice, name):
-    layout = api.load_layout(name)
-    deal = family_of(layout).deal_from_seed(layout, seed)
+# Random rule tables of the twenty-one games: every settling rule and its values (the checks of
+# ``rules.read_rules`` refuse the combinations that cannot be played; those examples are dropped).
+RATIOS = st.sampled_from(["1:1", "2:1", "3:2", "3:1", "6:5"])
+
+
+def twenty_one_rules(decks: st.SearchStrategy[int]) -> st.SearchStrategy[dict]:
+    """Every rule key but ``draw`` (doubled stakes: ``test_odds``), each present or not."""
+    return st.fixed_dictionaries({"decks": decks}, optional={
+        "target": st.sampled_from([15, 19, 21, 23, 25]), "ace": st.sampled_from(["one-or-eleven", "one"]),
+        "hand": st.integers(1, 2), "upcard": st.booleans(), "naturals": st.booleans(), "peek": st.booleans(),
+        "natural_pays": RATIOS, "banker_natural_collects": RATIOS, "natural_tie": st.sampled_from(["push", "banker"]),
+        "target_pays": RATIOS, "target_collects": RATIOS, "ties": st.sampled_from(["push", "banker", "player"]),
+        "both_bust": st.sampled_from(["player-loses", "draw"]),
+        "banker_play": st.sampled_from(["rule", "best", "blind"]), "stands_on": st.integers(11, 17),
+        "hits_soft_17": st.booleans(), "double": st.sampled_from(["none", "any-two", "9-11", "10-11"]),
+        "double_after_split": st.booleans(), "split_hands": st.integers(1, 4), "resplit_aces": st.booleans(),
+        "hit_split_aces": st.booleans()})
+
+
+TWENTY_ONE_RULES = twenty_one_rules(st.integers(1, 3))
+
+
+def settings_of(rules: dict) -> list[str]:
+    return [f"{k}={json.dumps(v)}" for k, v in rules.items()]
+
+
+def twenty_one_layout(name: str, rules: dict):
+    from solver.errors import LayoutError
+
+    try:
+        return api.load_layout(name, None, settings_of(rules))
+    except LayoutError:
+        assume(False)
+
+
+# Final hands of every kind: naturals, the target in three cards, totals, soft totals, over the target.
+HANDS = [["AS", "KD"], ["TC", "AH"], ["7C", "7D", "7H"], ["KS", "QS"], ["9C", "TD"], ["AC", "6D"], ["8S"],
+         ["5C", "4D"], ["AD", "AS", "9H"], ["KC", "QD", "5S"], ["9S", "8D", "7C"], ["2C", "3D"]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["blackjack", "vingt-un", "quinze", "dvadtsat-odin"]), TWENTY_ONE_RULES)
+def test_the_referee_settles_every_pair_of_hands_as_the_positions_do(name, rules):
+    """Settling, exhaustively over kinds of final hands: the referee's ``_settle`` (written from the
+    rules in words) and ``twentyone.settle`` (which the positions and the odds use) agree."""
+    from solver.families.chance.position import TwentyOneRound
+    from solver.families.chance.referee import _Hand, _settle
+    from solver.families.chance.twentyone import settle
+
+    r = twenty_one_layout(name, rules).rules
+    pos = TwentyOneRound(r, tuple(cards.pack(1)))
+    for split in (False, True):
+        for mine in HANDS:
+            for his in HANDS:
+                got = settle(r, pos._outcome([*map(cards.parse, mine)], split),
+                             pos._outcome([*map(cards.parse, his)]))
+                want = _settle(r, _Hand(r, mine, after_split=split), _Hand(r, his))
+                assert (got or 0) == want, (mine, his, split)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10**6), st.integers(0, 10**6), st.sampled_from(["blackjack", "vingt-un", "quinze",
+                                                                    "dvadtsat-odin"]), TWENTY_ONE_RULES,
+       st.lists(st.sampled_from([1, 1, 10, 13, 2, 5, 7, 8, 9]), max_size=5))
+def test_twenty_one_random_rounds_replay(seed, choice, name, rules, front):
+    """The round's score (``twentyone.settle``) is the referee's, written apart from the rules in
+    words, on random lines under random rule tables; ``front``: the ranks of the first cards dealt
+    (aces and ten-cards often: naturals, pairs and the target on both sides)."""
+    layout = twenty_one_layout(name, rules)
+    deck = list(family_of(layout).deal_from_seed(layout, seed))
+    for i, rank in enumerate(front):  # the first card of that rank from position i on comes to position i
+        j = next((j for j in range(i, len(deck)) if cards.rank(deck[j]) == rank), i)
+        deck[i], deck[j] = deck[j], deck[i]
+    deal = tuple(deck)
     pos = family_of(layout).game_position(layout, deal, "player")
     key0 = pos.key()
     rng = random.Random(choice)
@@ -353,7 +424,7 @@ def test_twenty_one_random_rounds_replay(seed, choice, name):
         m = rng.choice(pos.legal_moves())
         line.append(pos.move_json(m))
         pos.push(m)
-    problem, score = replay_twenty_one(layout.rules, api.deal(layout, seed).to_json()["pack"], "player", line)
+    problem, score = replay_twenty_one(layout.rules, cards.names(deal), "player", line)
     assert problem is None and score == pos.score()
     while pos.history:
         pos.pop()
@@ -403,15 +474,16 @@ def test_solve_prints_the_line_and_exit_codes(capsys):
 
 
 def test_odds_text_json_svg_and_simulation(capsys, tmp_path):
-    assert main(["odds", "blackjack", "--set", "decks=0", "--simulate", "2000", "--seed", "3", "--json"]) == 0
+    assert main(["odds", "blackjack", "--set", "decks=0", "--simulate", "2000", "--sim-seed", "3", "--timeout", "0",
+                 "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["expectation"] == pytest.approx(-0.00511734, abs=1e-8)
     sim = rep["simulation"]
     assert sim["low"] < sim["mean"] < sim["high"] and sim["rounds"] == 2000
     out = tmp_path / "s.svg"
-    assert main(["odds", "blackjack", "--set", "decks=0", "--svg", "--out", str(out)]) == 0
+    assert main(["odds", "blackjack", "--set", "decks=0", "--svg", "--out", str(out), "--timeout", "0"]) == 0
     assert out.read_text().startswith("<svg") and "hard 16" in out.read_text()
-    assert main(["odds", "lansquenet"]) == 0
+    assert main(["odds", "lansquenet", "--timeout", "0"]) == 0
     assert "banker's edge per unit staked" in capsys.readouterr().out
 
 

@@ -73,3 +73,23 @@ def test_core_compiled_where_there_is_none_is_bad_input(capsys):
     assert main(["solve", name, *seed, "--core", "compiled"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("has no compiled core; use --core python" in err or "is not built" in err)
+
+
+def test_patience_core_python_makes_the_compiled_core_absent():
+    """``PATIENCE_CORE=python`` (the CI's second leg): no extension module of the package imports,
+    in the process and in the ones it starts, as on a machine without a compiler."""
+    env = {**os.environ, "PATIENCE_CORE": "python"}
+    code = ("import importlib, json, sys; from solver.engines.core import describe; print(describe()); "
+            "from solver.cli import main; main(['solve', 'golf', '--seed', '2', '--engine', 'dfs', '--json'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "core: python (no compiled extension: No module named 'solver.engines._dfs' " \
+                       "(PATIENCE_CORE=python))"
+    assert json.loads(lines[1])["stats"]["core"] == "python"
+    with pytest.raises(subprocess.CalledProcessError):  # each compiled module is refused, not only the DFS
+        subprocess.run([sys.executable, "-c", "import solver.families.chance._casino"], capture_output=True,
+                       cwd=ROOT, env=env, check=True)
+    # a one-source module imports from its source, interpreted (golf above ran on it)
+    code = "import solver.families.core as c, solver.families.hole.position as p; print(c.__file__, p.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    assert [Path(f).suffix for f in out.stdout.split()] == [".py", ".py"]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from solver import cards
+from solver import cards, shuffles
 from solver import deal as deals
 from solver import layout as layouts
 from solver.errors import DealError, SeedError
@@ -21,7 +21,7 @@ from solver.families import load_layout
 from solver.schema import builtin_names
 
 GOLDEN_FILE = Path(__file__).resolve().parent / "golden" / "deals.json"
-CARD_NAMES = [n for n in builtin_names() if load_layout(n).family not in ("peg", "chance")]
+CARD_NAMES = [n for n in builtin_names() if isinstance(load_layout(n), layouts.Layout)]
 BOARD_NAMES = [n for n in CARD_NAMES if deals.covers_board_format(load_layout(n))]
 LAYOUTS = {n: load_layout(n) for n in CARD_NAMES}
 
@@ -38,10 +38,10 @@ def check_deal(lay: layouts.Layout, deal: deals.Deal) -> None:
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_every_dealt_deal_has_the_layouts_pack(name: str) -> None:
     lay = LAYOUTS[name]
-    lo, hi = deals.GENERATORS[deals.generator(lay)]
+    lo, hi = shuffles.GENERATORS[shuffles.generator(lay)].seeds
     seen = set()
     for seed in [*range(lo, lo + 12), 32000, 32001, 10**6, hi]:
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         check_deal(lay, deal)
         seen.add(json.dumps(deals.to_json(deal)))
     assert len(seen) == 16  # different seeds, different deals
@@ -55,9 +55,9 @@ def test_reduced_decks_deal_the_reduced_pack(name: str, max_rank: int) -> None:
     except layouts.LayoutError:
         assert name == "black-hole" or max_rank == 3  # too few cards for the deal
         return
-    assert deals.generator(lay) == "patience-v1"
+    assert shuffles.generator(lay) == "patience-v1"
     for seed in (1, 2, 99):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         check_deal(lay, deal)
         assert all(cards.rank(c) <= max_rank for cs in deal.values() for c in cs)
 
@@ -65,7 +65,7 @@ def test_reduced_decks_deal_the_reduced_pack(name: str, max_rank: int) -> None:
 @pytest.mark.parametrize("name", [n for n in CARD_NAMES if LAYOUTS[n].foundations.preset])
 def test_preset_foundations_hold_their_bases(name: str) -> None:
     lay = LAYOUTS[name]
-    deal = deals.from_seed(lay, 7)
+    deal = shuffles.from_seed(lay, 7)
     for i in range(lay.foundations.count):
         assert deal[f"foundation:{i}"] == [deals.foundation_base(lay, i)]
     expected = [r + s for r in ("A" if row.base == 1 else "K" for row in lay.foundations.rows) for s in "CDHS"]
@@ -74,17 +74,21 @@ def test_preset_foundations_hold_their_bases(name: str) -> None:
 
 def test_seed_to_deal_is_a_pure_function() -> None:
     for name in CARD_NAMES:
-        assert deals.from_seed(LAYOUTS[name], 5) == deals.from_seed(load_layout(name), 5)
+        assert shuffles.from_seed(LAYOUTS[name], 5) == shuffles.from_seed(load_layout(name), 5)
 
 
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_seed_range(name: str) -> None:
     lay = LAYOUTS[name]
-    lo, hi = deals.GENERATORS[deals.generator(lay)]
+    lo, hi = shuffles.GENERATORS[shuffles.generator(lay)].seeds
     for bad in (lo - 1, -1, hi + 1, 10**40):
         pattern = rf"seed {bad}: expected an integer {lo}\.\.{hi} for layout '{name}'"
         with pytest.raises(SeedError, match=pattern):
-            deals.from_seed(lay, bad)
+            shuffles.from_seed(lay, bad)
+
+
+def test_a_layout_may_name_every_generator_and_no_other() -> None:
+    assert set(layouts.GENERATOR_NAMES) == set(shuffles.GENERATORS)
 
 
 # ------------------------------------------------------------------ golden deals
@@ -118,11 +122,11 @@ def test_every_card_layout_has_golden_deals() -> None:
 def test_golden_deals_never_change(key: str) -> None:
     lay = _golden_layout(key)
     entry = GOLDEN[key]
-    assert deals.generator(lay) == entry["generator"], (
+    assert shuffles.generator(lay) == entry["generator"], (
         f"{key}: the layout's generator changed from {entry['generator']!r}; its deals are golden")
     assert set(entry["deals"]) == {"1", "2", "1000"}
     for seed, want in entry["deals"].items():
-        got = deals.from_seed(lay, int(seed))
+        got = shuffles.from_seed(lay, int(seed))
         assert deals.to_json(got) == want, f"{key} seed {seed}: the deal changed"
         check_deal(lay, got)
         assert list(want) == list(deals.to_json(got))  # and the stacks come in the same order
@@ -171,7 +175,7 @@ def _columns(rows: str) -> dict[str, list[str]]:
 def test_freecell_seeds_are_the_microsoft_deals(seed: int) -> None:
     want = _columns(MICROSOFT_ROWS[seed])
     assert [len(c) for c in want.values()] == [7, 7, 7, 7, 6, 6, 6, 6]
-    assert deals.to_json(deals.from_seed(LAYOUTS["freecell"], seed)) == want
+    assert deals.to_json(shuffles.from_seed(LAYOUTS["freecell"], seed)) == want
 
 
 def test_the_microsoft_listing_is_pysol_cards_output() -> None:
@@ -232,7 +236,7 @@ def test_black_hole_and_golf_seed_1_are_pysols_game_1(name: str) -> None:
             columns += 1
         else:
             want[{"Foundations": "hole", "Talon": "stock"}[label]] = rest.split()
-    assert deals.to_json(deals.from_seed(lay, 1)) == want
+    assert deals.to_json(shuffles.from_seed(lay, 1)) == want
 
 
 @pytest.mark.parametrize("name", sorted(PYSOL_BOARDS))
@@ -244,7 +248,7 @@ def test_black_hole_and_golf_follow_pysol_cards(name: str) -> None:
     lay = LAYOUTS[name]
     for seed in (1, 2, 1000, 123456):
         text = Game(PYSOL_GAMES[name], seed, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
-        assert deals.from_seed(lay, seed) == deals.parse_board(text, lay, "pysol-cards")
+        assert shuffles.from_seed(lay, seed) == deals.parse_board(text, lay, "pysol-cards")
 
 
 # ------------------------------------------------------------------ round trips
@@ -254,7 +258,7 @@ def test_black_hole_and_golf_follow_pysol_cards(name: str) -> None:
 def test_json_round_trip(name: str) -> None:
     lay = LAYOUTS[name]
     for seed in (1, 2, 1000):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         obj = json.loads(json.dumps(deals.to_json(deal)))
         assert deals.from_json(obj, lay, "x.json") == deal
         assert deals.from_json({"layout": name, "deal": obj}, lay, "x.json") == deal  # a whole result
@@ -265,7 +269,7 @@ def test_json_round_trip(name: str) -> None:
 def test_text_listing_round_trip(name: str) -> None:
     lay = LAYOUTS[name]
     for seed in (1, 2, 1000):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         text = deals.to_text(deal)
         assert deals.is_listing(text)
         assert deals.parse_text(text, lay, "x.txt") == deal
@@ -276,7 +280,7 @@ def test_text_listing_round_trip(name: str) -> None:
 def test_board_round_trip(name: str) -> None:
     lay = LAYOUTS[name]
     for seed in (1, 2, 1000):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         text = deals.to_board(deal, lay)
         assert not deals.is_listing(text)
         assert deals.parse_text(text, lay, "x.board") == deal
@@ -284,8 +288,9 @@ def test_board_round_trip(name: str) -> None:
 
 
 def test_board_format_covers_the_tableau_games() -> None:
-    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "bakers-game", "eight-off", "seahaven-towers",
-                                "forecell", "bakers-dozen", "forty-thieves", "klondike", "klondike-draw-1",
+    assert set(BOARD_NAMES) == {"freecell", "black-hole", "golf", "worm-hole", "bakers-game", "eight-off",
+                                "seahaven-towers", "forecell", "bakers-dozen", "forty-thieves", "klondike",
+                                "klondike-draw-1",
                                 # Solvitaire's presets without a reserve or preset foundations
                                 "alina", "american-canister", "british-canister", "castles-of-spain",
                                 "eight-off-any-card-spaces", "fan", "fore-cell-same-suit", "free-cell-0-cell",
@@ -295,7 +300,7 @@ def test_board_format_covers_the_tableau_games() -> None:
                                 "scotch-patience", "somerset", "spanish-patience", "streets", "streets-and-alleys",
                                 "stronghold", "thirtysix", "trigon", "ultra-klondike-2-deck"}
     with pytest.raises(DealError, match=r"the board format does not cover layout 'debutante'"):
-        deals.to_board(deals.from_seed(LAYOUTS["debutante"], 1), LAYOUTS["debutante"])
+        deals.to_board(shuffles.from_seed(LAYOUTS["debutante"], 1), LAYOUTS["debutante"])
     with pytest.raises(DealError, match=r"x: the board format does not cover layout 'debutante'"):
         deals.parse_board("AS\n", LAYOUTS["debutante"], "x")
 
@@ -303,7 +308,7 @@ def test_board_format_covers_the_tableau_games() -> None:
 def test_fc_solve_board_spellings() -> None:
     """fc-solve writes empty foundations as `S-0`-style words, empty cells as `-`, cards in `<>`."""
     lay = LAYOUTS["freecell"]
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     board = deals.to_board(deal, lay)
     text = "Foundations: - - - -\nFreecells: - - - -\n" + board.replace("JD", "<JD>")
     assert deals.parse_board(text, lay, "x") == deal
@@ -313,7 +318,7 @@ def test_fc_solve_board_spellings() -> None:
 
 
 def _freecell_board() -> list[str]:
-    return deals.to_board(deals.from_seed(LAYOUTS["freecell"], 1), LAYOUTS["freecell"]).splitlines()
+    return deals.to_board(shuffles.from_seed(LAYOUTS["freecell"], 1), LAYOUTS["freecell"]).splitlines()
 
 
 def test_board_errors_name_the_file_and_line() -> None:
@@ -342,7 +347,7 @@ def test_board_errors_name_the_file_and_line() -> None:
 
 def test_json_errors_name_the_file_and_stack() -> None:
     lay = LAYOUTS["freecell"]
-    good = deals.to_json(deals.from_seed(lay, 1))
+    good = deals.to_json(shuffles.from_seed(lay, 1))
     dup = json.loads(json.dumps(good))
     dup["tableau:2"][0] = dup["tableau:0"][0]
     with pytest.raises(DealError, match=r"^f\.json: tableau:2: card JD appears more than once$"):
@@ -362,7 +367,7 @@ def test_json_errors_name_the_file_and_stack() -> None:
 
 def test_two_pack_layouts_allow_two_copies_and_no_more() -> None:
     lay = LAYOUTS["debutante"]
-    good = deals.to_json(deals.from_seed(lay, 3))
+    good = deals.to_json(shuffles.from_seed(lay, 3))
     card = good["reserve:0"][0]
     others = [s for s, cs in good.items() if card in cs and s != "reserve:0"]
     assert others  # the second copy is somewhere
@@ -375,7 +380,7 @@ def test_two_pack_layouts_allow_two_copies_and_no_more() -> None:
 
 def test_reduced_deck_rejects_cards_above_its_top_rank() -> None:
     lay = LAYOUTS["debutante"].with_max_rank(5)
-    good = deals.to_json(deals.from_seed(lay, 1))
+    good = deals.to_json(shuffles.from_seed(lay, 1))
     good["stock"][0] = "KS"
     with pytest.raises(DealError, match=r"card KS is not in this pack \(ranks A\.\.5\)"):
         deals.from_json(good, lay, "f.json")
@@ -383,18 +388,18 @@ def test_reduced_deck_rejects_cards_above_its_top_rank() -> None:
 
 def test_cards_placed_before_the_deal_are_checked() -> None:
     bh = LAYOUTS["black-hole"]
-    good = deals.to_json(deals.from_seed(bh, 1))
+    good = deals.to_json(shuffles.from_seed(bh, 1))
     swapped = json.loads(json.dumps(good))
     swapped["hole"], swapped["tableau:0"][0] = [good["tableau:0"][0]], "AS"
     with pytest.raises(DealError, match=r"^f\.json: hole: hole must hold AS, placed there before the deal; "
                                         r"got JD$"):
         deals.from_json(swapped, bh, "f.json")
-    board = deals.to_board(deals.from_seed(bh, 1), bh)
+    board = deals.to_board(shuffles.from_seed(bh, 1), bh)
     board = board.replace("AS", "XX").replace("JD", "AS").replace("XX", "JD")
     with pytest.raises(DealError, match=r"^f\.txt:1: hole must hold AS"):
         deals.parse_board(board, bh, "f.txt")
     col = LAYOUTS["colorado"]
-    good = deals.to_json(deals.from_seed(col, 1))
+    good = deals.to_json(shuffles.from_seed(col, 1))
     swapped = json.loads(json.dumps(good))
     swapped["foundation:0"], swapped["reserve:0"] = good["reserve:0"], good["foundation:0"]
     with pytest.raises(DealError, match=r"f\.json: foundation:0: foundation:0 must hold AC, placed there"):
@@ -403,7 +408,7 @@ def test_cards_placed_before_the_deal_are_checked() -> None:
 
 def test_listing_errors_name_the_file_and_line() -> None:
     lay = LAYOUTS["debutante"]
-    lines = deals.to_text(deals.from_seed(lay, 1)).splitlines()
+    lines = deals.to_text(shuffles.from_seed(lay, 1)).splitlines()
     with pytest.raises(DealError, match=r"^f\.txt:3: reserve:0 is listed twice \(also line 1\)$"):
         deals.parse_listing("\n".join([*lines[:2], lines[0], *lines[2:]]), lay, "f.txt")
     with pytest.raises(DealError, match=r"^f\.txt:2: expected a stack and its cards"):
@@ -496,7 +501,7 @@ def _edited(draw: st.DrawFn, text: str) -> str:
 def test_fuzz_edited_deal_files(data: st.DataObject, name: str, seed: int, form: str) -> None:
     lay = LAYOUTS[name]
     assume(form != "board" or name in BOARD_NAMES)
-    deal = deals.from_seed(lay, seed)
+    deal = shuffles.from_seed(lay, seed)
     text = {"board": lambda: deals.to_board(deal, lay), "listing": lambda: deals.to_text(deal),
             "json": lambda: json.dumps(deals.to_json(deal), indent=0)}[form]()
     edited = data.draw(_edited(text))
@@ -514,7 +519,7 @@ def test_fuzz_from_json_on_any_object(name: str, obj: Any) -> None:
 @given(data=st.data(), name=st.sampled_from(CARD_NAMES), seed=st.integers(1, 5000))
 def test_fuzz_from_json_on_edited_deals(data: st.DataObject, name: str, seed: int) -> None:
     lay = LAYOUTS[name]
-    obj = deals.to_json(deals.from_seed(lay, seed))
+    obj = deals.to_json(shuffles.from_seed(lay, seed))
     for _ in range(data.draw(st.integers(1, 3))):
         stack = data.draw(st.sampled_from(sorted(obj)))
         op = data.draw(st.sampled_from(["card", "drop", "stack", "value", "move"]))

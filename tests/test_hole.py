@@ -110,7 +110,7 @@ def brute_force(layout, deal) -> bool:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_hole_deal(max_columns=5))
+@given(small_hole_deal(max_columns=5, cells=False))  # the brute force above has no cells (test_worm_hole.py)
 def test_verdict_matches_brute_force(case):
     """The bounds, forced moves, pruning and merged keys never change a verdict."""
     layout, deal = case

@@ -11,15 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import deal as deals
+from solver import shuffles
 from solver.cli import main
 from solver.describe import describe
 from solver.errors import InputError, LayoutError
 from solver.families import load_layout, parse_layout_text
+from solver.layout import Layout
 from solver.schema import builtin_names
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = builtin_names()
-CARD_NAMES = [n for n in NAMES if load_layout(n).family not in ("peg", "chance")]
+CARD_NAMES = [n for n in NAMES if isinstance(load_layout(n), Layout)]
 
 
 def test_the_builtin_layouts_are_the_files_in_layouts() -> None:
@@ -56,7 +58,7 @@ def test_card_layout_description_matches_its_tables(name: str) -> None:
         kind = "pile" if lay.tableau.count else "columns"  # with a tableau: Canfield's reserve pile
         assert f"Reserve: {lay.reserve.count} {kind}" in text
     if lay.cells.count:
-        assert f"Cells: {lay.cells.count} free cells" in text
+        assert f"Cells: {lay.cells.count} free cell{'s' * (lay.cells.count > 1)}" in text
     assert len(lay.pack()) == 52 * lay.decks
 
 
@@ -110,7 +112,7 @@ BAD_LAYOUTS = {
     "bad-nested-enum": (_edit('base = "A"', 'base = "Q"'),
                         r"foundations\.rows\[0\]\.base: expected one of 'A', 'K', 'deal', got 'Q'"),
     "bad-int": (_edit("count = 4", "count = 40"), r"cells\.count: expected an integer 0\.\.16, got 40"),
-    "bool-is-not-int": (_edit("decks = 1", "decks = true"), r"decks: expected an integer 1\.\.2, got True"),
+    "bool-is-not-int": (_edit("decks = 1", "decks = true"), r"decks: expected an integer 1\.\.2, got true$"),
     "bad-type": ("cells = 4\n" + _edit("[cells]\ncount = 4\n", ""),
                  r"bad\.toml: cells: expected a table, got 4"),
     "deal-length": (_edit("deal = [7, 7, 7, 7, 6, 6, 6, 6]", "deal = [7, 7]"),
@@ -246,11 +248,10 @@ def test_fuzz_layout_files_load_or_give_one_line(text: str) -> None:
 
 def test_a_whole_pack_tableau_deals_a_reduced_pack_round_robin():
     from solver import api
-    from solver import deal as deals
 
     lay = api.load_layout("freecell", 5)
     assert lay.tableau.deal == (3, 3, 3, 3, 2, 2, 2, 2)
-    deal = deals.from_seed(lay, 3)
+    deal = shuffles.from_seed(lay, 3)
     assert sorted(c for cs in deal.values() for c in cs) == sorted(lay.pack())
     result = api.solve(lay, seed=3)
     assert result.verdict == "won" and api.verify(result.to_json()) is None

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.engines.core import compiled_available
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families.reserve.position import COPIES_DEAD, TIMED_DEAD, ReservePosition
@@ -45,7 +44,7 @@ LEARNS = [("debutante", 7, 5, 25, "won"), ("debutante", 7, 5, 74, "lost"), ("deb
 @pytest.mark.parametrize("name, ranks, columns, seed, verdict", LEARNS)
 def test_learning_keeps_the_plain_verdict_and_every_cut_is_lost(name, ranks, columns, seed, verdict):
     lay = small(name, ranks, columns)
-    deal = deals.from_seed(lay, seed)
+    deal = shuffles.from_seed(lay, seed)
     cut: list[list[Any]] = []
     out = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000), on_learned=lambda p: cut.append(list(p.history)))
     assert out.verdict == verdict and out.learned > 0
@@ -63,7 +62,7 @@ def test_learning_keeps_the_plain_verdict_and_every_cut_is_lost(name, ranks, col
 def test_the_plain_search_confirms_the_learned_losses():
     for ranks, columns, seed in ((6, 4, 11), (6, 4, 353)):  # learned losses (LEARNS, findings of the search)
         lay = small("debutante", ranks, columns)
-        assert plain(lay, deals.from_seed(lay, seed), [], 500_000) == "lost"
+        assert plain(lay, shuffles.from_seed(lay, seed), [], 500_000) == "lost"
 
 
 @pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
@@ -72,12 +71,12 @@ def test_the_compiled_search_learns_node_for_node(name, ranks, columns, seed, ve
     from solver.families.reserve._core import ReserveCore
 
     lay = small(name, ranks, columns)
-    deal = deals.from_seed(lay, seed)
+    deal = shuffles.from_seed(lay, seed)
     ref = dfs(ReservePosition(lay, deal), Limits(max_nodes=100_000))
     got = compiled_dfs(ReserveCore(ReservePosition(lay, deal)), Limits(max_nodes=100_000))
     assert (got.verdict, got.nodes, got.table_size, got.learned) == (ref.verdict, ref.nodes, ref.table_size,
-                                                                      ref.learned) == (verdict, ref.nodes,
-                                                                                       ref.table_size, ref.learned)
+                                                                      ref.learned)
+    assert ref.verdict == verdict and ref.learned > 0  # the deal's verdict, reached by learning
 
 
 @pytest.mark.skipif(not compiled_available(), reason="the compiled core is not built")
@@ -90,7 +89,7 @@ def test_learned_keys_are_equal_exactly_when_the_references_are():
     for name, ranks, columns in (("debutante", 7, 5), ("debutante", 9, 6), ("debutante-fifo", 7, 5)):
         lay = small(name, ranks, columns)
         for seed in range(1, 6):
-            deal = deals.from_seed(lay, seed)
+            deal = shuffles.from_seed(lay, seed)
             ref, core = ReservePosition(lay, deal), ReserveCore(ReservePosition(lay, deal))
             while (moves := core.legal_moves()) and core.ply < 60:
                 for kind in (0, 1):
@@ -99,8 +98,8 @@ def test_learned_keys_are_equal_exactly_when_the_references_are():
                                                                                 core.learned_key(kind, horizon))
                         assert to_core.setdefault(a, b) == b and to_ref.setdefault(b, a) == a
                 assert core.stuck_horizon() == ref.stuck_horizon() and core.clock() == ref.clock()
-                core.is_dead()  # the compiled key may read the heights dead() kept: both ways agree
-                ref.is_dead()
+                # the compiled key may read the heights dead() kept: both bounds agree, then the keys
+                assert core.is_dead() == ref.is_dead()
                 half = ref.clock() // 2
                 for kind in (0, 1):
                     assert (kind, half, core.learned_key(kind, half)) == to_core[(kind, half,
@@ -120,7 +119,7 @@ def test_the_copy_counts_cut_only_lost_positions(bound, name):
     for ranks, columns in ((5, 3), (4, 2), (5, 2), (6, 2)):
         lay = small(name, ranks, columns)
         for seed in range(1, 25 if bound == COPIES_DEAD else 81):  # the timed count runs near the deal only
-            deal = deals.from_seed(lay, seed)
+            deal = shuffles.from_seed(lay, seed)
             pos = ReservePosition(lay, deal)
             cut: list[list[Any]] = []
             is_dead = pos.is_dead
@@ -158,15 +157,15 @@ def test_the_engine_searches_without_learning_first(core):
     from solver.engines.dfs import run_dfs
 
     lay = small("debutante", 7, 5)
-    deal = deals.from_seed(lay, 74)
+    deal = shuffles.from_seed(lay, 74)
     learning_only = run_dfs(lay, deal, Limits(), core=core, plain_nodes=0)
     both = run_dfs(lay, deal, Limits(), core=core, plain_nodes=50)
     assert learning_only.verdict == both.verdict == "lost"
     assert both.stats["learned"] == learning_only.stats["learned"] > 0
     assert 50 <= both.nodes - learning_only.nodes <= 51  # the plain search's nodes, then the same search
-    won = run_dfs(lay, deals.from_seed(lay, 25), Limits(), core=core)
+    won = run_dfs(lay, shuffles.from_seed(lay, 25), Limits(), core=core)
     assert won.verdict == "won" and won.stats["learned"] == 0  # found by the plain search
-    pos = ReservePosition(lay, deals.from_seed(lay, 25))
+    pos = ReservePosition(lay, shuffles.from_seed(lay, 25))
     pos.learns = pos.strong_bounds = False  # the search without learning nor the costly counts
     assert dfs(pos, Limits(), restarts=Restarts()).nodes == won.nodes
 

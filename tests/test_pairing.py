@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_learning import plain, small
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.engines.dfs import dfs
 from solver.families.reserve.pairing import matching_size, pairing_horizon
 from solver.families.reserve.position import PAIRING_DEAD, ReservePosition
@@ -25,7 +24,7 @@ def cut_positions(name: str, ranks: int, columns: int, seed: int, most: int) -> 
     """The move lists, from the deal, of up to ``most`` positions of a bounded search (without
     learning) that the counts leave open and the pairing bound cuts."""
     lay = small(name, ranks, columns)
-    pos = ReservePosition(lay, deals.from_seed(lay, seed))
+    pos = ReservePosition(lay, shuffles.from_seed(lay, seed))
     pos.learns = False
     found: list[list[Any]] = []
     counts = pos.is_dead
@@ -48,7 +47,7 @@ def test_every_position_the_bound_cuts_is_lost_by_the_plain_search(name, ranks, 
     checked = 0
     for seed in seeds:
         for moves in cut_positions(name, ranks, columns, seed, 2):
-            assert plain(lay, deals.from_seed(lay, seed), moves, 300_000) == "lost", (seed, moves)
+            assert plain(lay, shuffles.from_seed(lay, seed), moves, 300_000) == "lost", (seed, moves)
             checked += 1
     assert checked >= 4  # the bound does fire on these decks
 

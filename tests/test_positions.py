@@ -18,8 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import api, cards, positions
-from solver import deal as deals
+from solver import api, cards, positions, shuffles
 from solver.cli import main
 from solver.errors import InputError, UnsupportedError
 from solver.families import family_of, load_layout
@@ -92,7 +91,7 @@ def test_a_klondike_position_with_every_card_turned_keys_as_the_game_that_turned
     reached = family.start_position(layout, deal)
     for m in primitives:
         reached.push(m)
-    assert not any(reached.down)
+    assert not reached.snapshot().face_down
     started = family.start_position(layout, family.position_after(layout, deal, moves))
     assert started.key() == reached.key()
 
@@ -140,7 +139,7 @@ def _debutante_position() -> tuple[Any, str]:
     """A position of a won debutante game with what the cases below edit: columns of one card, of
     two and empty ones, a foundation of three cards or more and one of a single card."""
     layout = load_layout("debutante")
-    deal = deals.from_seed(layout, 2)
+    deal = shuffles.from_seed(layout, 2)
     won = api.solve(layout, seed=2)
     for k in range(40, len(won.solution or [])):
         text = positions.to_text(layout, api.position_after(layout, deal, (won.solution or [])[:k]))
@@ -202,7 +201,7 @@ def test_unreachable_positions_are_refused_naming_the_line() -> None:
 
 def test_the_counters_are_checked() -> None:
     grandfather = load_layout("grandfather")
-    pos = positions.from_deal(grandfather, deals.from_seed(grandfather, 1))
+    pos = positions.from_deal(grandfather, shuffles.from_seed(grandfather, 1))
     text = positions.to_text(grandfather, pos)
     assert "redeals_left: 1" in text
     for bad, words in [(text.replace("redeals_left: 1", "redeals_left: 2"), "0..1"),
@@ -211,7 +210,7 @@ def test_the_counters_are_checked() -> None:
         with pytest.raises(InputError, match=words):
             positions.from_text(bad, grandfather, "g.txt")
     fox = load_layout("sly-fox")
-    text = positions.to_text(fox, positions.from_deal(fox, deals.from_seed(fox, 1)))
+    text = positions.to_text(fox, positions.from_deal(fox, shuffles.from_seed(fox, 1)))
     with pytest.raises(InputError, match="0..19"):
         positions.from_text(text.replace("batch_left: 0", "batch_left: 20"), fox, "f.txt")
     with pytest.raises(InputError, match="batch_left: missing"):
@@ -220,7 +219,7 @@ def test_the_counters_are_checked() -> None:
 
 def test_face_down_cards_holes_and_bases_are_checked() -> None:
     klondike = load_layout("klondike")
-    pos = positions.from_deal(klondike, deals.from_seed(klondike, 1))
+    pos = positions.from_deal(klondike, shuffles.from_seed(klondike, 1))
     six = pos.stacks["tableau:6"]  # seven cards, six face down: its top card to the stock
     bare = dict(pos.stacks, **{"tableau:6": six[:-1], "stock": pos.stacks["stock"] + six[-1:]})
     with pytest.raises(InputError, match="top card of a column lies face up"):
@@ -234,7 +233,7 @@ def test_face_down_cards_holes_and_bases_are_checked() -> None:
         with pytest.raises(InputError, match="only tableau columns"):
             positions.check(klondike, Snapshot(pos.stacks, {wrong: 1}, pos.redeals_left), "k.json")
     golf = load_layout("golf")
-    gpos = positions.from_deal(golf, deals.from_seed(golf, 1))
+    gpos = positions.from_deal(golf, shuffles.from_seed(golf, 1))
     empty = dict(gpos.stacks, hole=(), stock=gpos.stacks["stock"] + gpos.stacks["hole"])
     with pytest.raises(InputError, match="the hole is empty"):
         positions.check(golf, Snapshot(empty), "g.json")
@@ -243,7 +242,7 @@ def test_face_down_cards_holes_and_bases_are_checked() -> None:
     with pytest.raises(InputError, match="only give cards"):
         positions.check(golf, Snapshot(taller), "g.json")
     canfield = load_layout("canfield")
-    cpos = positions.from_deal(canfield, deals.from_seed(canfield, 1))
+    cpos = positions.from_deal(canfield, shuffles.from_seed(canfield, 1))
     f = next(s for s, cs in cpos.stacks.items() if s.startswith("foundation") and cs)
     gone = dict(cpos.stacks, **{f: (), "stock": cpos.stacks["stock"] + cpos.stacks[f]})
     with pytest.raises(InputError, match="never leaves"):
@@ -318,7 +317,7 @@ def test_bad_positions_and_moves_on_the_command_line(tmp_path: Any, capsys: Any)
 
 def test_cpsat_starts_from_a_position_at_move_0_only() -> None:
     layout = api.load_layout("freecell", 3)
-    deal = deals.from_seed(layout, 1)
+    deal = shuffles.from_seed(layout, 1)
     at0 = positions.from_deal(layout, deal)
     assert family_of(layout).model_deal(layout, at0) == deal
     later = api.position_after(layout, deal, [])
@@ -362,7 +361,7 @@ def test_a_peg_board_position_is_a_board(tmp_path: Any) -> None:
 
 
 _KLONDIKE = load_layout("klondike")
-_KLONDIKE_TEXT = positions.to_text(_KLONDIKE, positions.from_deal(_KLONDIKE, deals.from_seed(_KLONDIKE, 2)))
+_KLONDIKE_TEXT = positions.to_text(_KLONDIKE, positions.from_deal(_KLONDIKE, shuffles.from_seed(_KLONDIKE, 2)))
 
 
 @settings(max_examples=60, deadline=None)

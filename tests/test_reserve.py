@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.api import verify_solution
 from solver.engines.dfs import dfs
 from solver.families import solution_json
@@ -50,7 +49,7 @@ def test_dominance_and_bounds_keep_every_verdict(name):
     lay = small(name, ranks, columns)
     seen = {"won": 0, "lost": 0}
     for seed in range(1, 31):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         plain, _ = verdict(lay, deal, dominance=False, bounds=False)
         if plain == "unknown":
             continue  # too big for the plain search; the others are still checked elsewhere
@@ -74,7 +73,7 @@ def _snapshot(p: ReservePosition):
 @given(name=st.sampled_from(FAMILY), seed=st.integers(1, 10**6), picks=st.lists(st.integers(0, 50), max_size=60))
 def test_push_then_pop_restores_the_position(name, seed, picks):
     lay = api.load_layout(name)
-    pos = ReservePosition(lay, deals.from_seed(lay, seed))
+    pos = ReservePosition(lay, shuffles.from_seed(lay, seed))
     before = _snapshot(pos)
     snaps = []
     for pick in picks:
@@ -122,14 +121,14 @@ def test_counting_bound_proves_a_forty_first_card_loss():
     res = api.solve(lay, seed=30)
     assert res.verdict == "lost" and res.stats["nodes"] == 0
     one = api.load_layout("debutante-1")
-    assert all(ReservePosition(one, deals.from_seed(one, s)).is_dead() for s in range(1, 51))
+    assert all(ReservePosition(one, shuffles.from_seed(one, s)).is_dead() for s in range(1, 51))
 
 
 def test_memory_bound_evicts_but_keeps_the_verdict():
     lay = small("debutante", 6, 4)
     evicted = 0
     for seed in range(1, 11):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         full = dfs(ReservePosition(lay, deal), Limits())
         tiny = dfs(ReservePosition(lay, deal), Limits(max_memory=1))  # the smallest table: 64 keys
         assert full.verdict == tiny.verdict
@@ -146,7 +145,7 @@ def test_copy_aware_counting_proves_losses_the_generous_count_missed(seed):
     # bound came in); the plain search, with neither dominance nor bounds,
     # confirms each loss.
     lay = small("debutante", 5, 3)
-    deal = deals.from_seed(lay, seed)
+    deal = shuffles.from_seed(lay, seed)
     assert ReservePosition(lay, deal).is_dead()
     plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=300_000),
                 use_forced=False, use_bounds=False)
@@ -179,7 +178,7 @@ def test_twenty_bounds_keep_every_verdict_where_gaps_count():
     lay = small("twenty", 5, 2)
     decided = 0
     for seed in range(1, 41):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=20_000),
                     use_forced=False, use_bounds=False)
         if plain.verdict == "unknown":
@@ -198,7 +197,7 @@ def test_twenty_bounds_fire_where_no_gap_can_open(seed):
     # Twenty on ranks A..4 with one column: lost deals; where the generous game leaves a
     # card in the column, no gap can open and the bounds prune (fewer nodes, same verdict).
     lay = small("twenty", 4, 1)
-    deal = deals.from_seed(lay, seed)
+    deal = shuffles.from_seed(lay, seed)
     plain = dfs(ReservePosition(lay, deal, dominance=False), Limits(max_nodes=300_000),
                 use_forced=False, use_bounds=False)
     assert plain.verdict == "lost"

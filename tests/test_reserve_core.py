@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from walks import assert_push_then_pop_restores, perft
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.engines import dfs as pydfs
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families import family_of, solution_json
@@ -129,7 +128,7 @@ def compare_searches(lay: Layout, seeds: range, limits: Limits, max_entries: int
     seen = set()
     dominance = kw.pop("dominance", True)
     for seed in seeds:
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         ref, core = both(lay, deal, dominance=dominance)
         want = dfs(ref, limits, **kw)
         got = compiled_dfs(core, limits, max_entries=max_entries, **kw)
@@ -168,7 +167,7 @@ def test_node_for_node_without_dominance_or_bounds():
 
 def test_node_limits_are_exact():
     lay = api.load_layout("debutante")
-    deal = deals.from_seed(lay, 3)
+    deal = shuffles.from_seed(lay, 3)
     for n in (0, 1, 2, 1023, 1024, 1025):
         ref, core = both(lay, deal)
         assert summary(compiled_dfs(core, Limits(max_nodes=n))) == summary(dfs(ref, Limits(max_nodes=n))), n
@@ -201,7 +200,7 @@ def test_won_and_dead_full_deals():
 def test_the_python_dfs_runs_on_the_compiled_position():
     lay = variant("colorado", 6, 5)
     for seed in (1, 2):
-        ref, core = both(lay, deals.from_seed(lay, seed))
+        ref, core = both(lay, shuffles.from_seed(lay, seed))
         got, want = dfs(core, Limits(max_nodes=400)), dfs(ref, Limits(max_nodes=400))
         assert summary(got) == summary(want)
         assert [core.reference_move(m) for m in got.moves] == want.moves
@@ -214,7 +213,7 @@ def test_the_python_dfs_runs_on_the_compiled_position():
 def test_perft(lay):
     """Perft to depth 4 from the deal and from points along a random playout."""
     for seed in (1, 2):
-        ref, core = both(lay, deals.from_seed(lay, seed))
+        ref, core = both(lay, shuffles.from_seed(lay, seed))
         rng = random.Random(seed)
         for _ in range(3):
             assert perft(core, 4) == perft(ref, 4)
@@ -235,7 +234,7 @@ def test_random_playouts_agree(name):
     lay = api.load_layout(name)
     for lay in (api.load_layout(name), variant(name, 7, 8)):
         for seed in (1, 2):
-            deal = deals.from_seed(lay, seed)
+            deal = shuffles.from_seed(lay, seed)
             ref, core = both(lay, deal)
             while True:
                 assert_same(ref, core)
@@ -256,7 +255,7 @@ def test_both_bounds_fire_on_the_walks():
     fired = set()
     for lay in (variant("debutante", 6, 5), variant("colorado", 6, 5), variant("debutante-fifo", 6, 5)):
         for seed in range(1, 4):
-            ref, core = both(lay, deals.from_seed(lay, seed))
+            ref, core = both(lay, shuffles.from_seed(lay, seed))
             while (moves := core.legal_moves()) and core.ply < WALK:
                 fired.add(core.is_dead())
                 assert core.is_dead() == ref.is_dead()
@@ -276,7 +275,7 @@ GAMES = small_games()
 @st.composite
 def small_deal(draw: Any) -> tuple[Layout, Any]:
     lay = draw(st.sampled_from(GAMES))
-    return lay, deals.from_seed(lay, draw(st.integers(1, 10**6)))
+    return lay, shuffles.from_seed(lay, draw(st.integers(1, 10**6)))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -318,13 +317,13 @@ def test_walks_agree_and_keys_are_equal_exactly_when_the_references_are(case, rn
 
 def test_bad_moves_are_refused():
     lay = api.load_layout("debutante")
-    core = ReserveCore(ReservePosition(lay, deals.from_seed(lay, 1)))
+    core = ReserveCore(ReservePosition(lay, shuffles.from_seed(lay, 1)))
     for move in ((99, 1000), (-1, -1), (0, 1099), (-2, 0), (-1, -4), (0, -2), (-2, -3)):
         with pytest.raises(ValueError):
             core.push(core.code(move))
     with pytest.raises(IndexError):
         core.pop()
-    played = ReservePosition(lay, deals.from_seed(lay, 1))
+    played = ReservePosition(lay, shuffles.from_seed(lay, 1))
     played.push(played.legal_moves()[0])
     with pytest.raises(ValueError, match="at the deal"):
         ReserveCore(played)

@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver import api
-from solver import deal as deals
+from solver import api, shuffles
 from solver.api import verify_solution
 from solver.engines.dfs import Restarts, dfs, luby
 from solver.families import solution_json, start_position
@@ -37,7 +36,7 @@ def test_restarts_keep_every_verdict(name, ranks, columns):
     lay = small(name, ranks, columns)
     verdicts = {"won": 0, "lost": 0}
     for seed in range(1, 26):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         pos = start_position(lay, deal)
         plain = dfs(pos, Limits(max_nodes=100_000))
         if plain.verdict == "unknown":
@@ -53,7 +52,7 @@ def test_restarts_keep_every_verdict(name, ranks, columns):
 
 def test_restarts_repeat_exactly_and_depend_on_the_seed():
     lay = small("colorado", 5, 4)
-    deal = deals.from_seed(lay, 2)
+    deal = shuffles.from_seed(lay, 2)
 
     def run(seed: int):
         out = dfs(start_position(lay, deal), Limits(max_nodes=50_000), restarts=Restarts(base=5, seed=seed))

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from solver import api, seeds
-from solver import deal as deals
+from solver import api, seeds, shuffles
 from solver.errors import InputError, UnsupportedError
 from solver.families import load_layout
 from solver.limits import Limits
@@ -43,7 +42,7 @@ def test_every_entry_names_a_real_deal(name: str, entry: seeds.SeedEntry) -> Non
     assert entry.verdict in ("won", "lost")
     assert len(entry.source) > 20  # a citation, not a placeholder
     if hasattr(lay, "foundations"):
-        deal = deals.from_seed(lay, entry.seed)
+        deal = shuffles.from_seed(lay, entry.seed)
         assert sum(map(len, deal.values())) == len(lay.pack())
 
 

@@ -12,27 +12,58 @@ from walks import (
     assert_push_then_pop_restores,
     engine_vs_brute_force,
     goal_reachable,
+    interpreted,
     named,
     perft,
     verdicts_with_and_without_forced,
 )
 
-from solver import api, cards
+from solver import api, cards, moves, positions, shuffles
 from solver import deal as deals
 from solver.engines.dfs import dfs
 from solver.families import start_position
-from solver.families.tableau.position import REDEAL, TURN, Move, TableauPosition
+from solver.families.tableau import position as tableau
+from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import replay
 from solver.layout import DealSpec
 from solver.limits import Limits
+
+# The same source run interpreted: its methods may be overridden (compiled, the class is final).
+Interpreted = interpreted("solver.families.core", "solver.families.tableau.position")[
+    "solver.families.tableau.position"].TableauPosition
+TURN, REDEAL = moves.code(moves.TURN), moves.code(moves.REDEAL)
+
+
+def M(src: int, dst: int, n: int = 1, place: int = 0) -> int:
+    """The code of n cards from stack ``src`` to ``dst`` (``place``: a waste card further in)."""
+    return moves.code(moves.CARDS, src, dst, n, place)
+
+
+def joined(pos: TableauPosition) -> list[list[int]]:
+    """The legal lateral moves with their use, each as the primitive moves it plays."""
+    return [pos.parts(m) for m in pos.legal_moves() if m & tableau.JOINED_BIT]
+
+
+def with_foundations(lay, deal, heights: list[int]) -> positions.Snapshot:
+    """The position at ``deal`` with foundation f holding its suit's cards up to ``heights[f]``."""
+    at = positions.from_deal(lay, deal)
+    found = {f"foundation:{f}": tuple(cards.make(r, f & 3) for r in range(1, h + 1)) for f, h in enumerate(heights)}
+    return replace(at, stacks={**at.stacks, **found})
+
+
+def stack(pos: TableauPosition, name: str) -> list[int]:
+    """The cards of a stack of the position now (real cards), bottom first."""
+    return list(pos.snapshot().stacks[name])
 
 TABLEAU_LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
                    "forty-thieves", "klondike", "klondike-draw-1"]
 
 
 def hand(name: str, columns: list[str], cells: list[str] | None = None, stock: str = "",
-         face_down: list[int] | None = None, **tableau) -> tuple[object, TableauPosition]:
-    """A position built by hand on ``name``'s rules (cards not listed count as already home)."""
+         face_down: list[int] | None = None, found: list[int] | None = None,
+         **tableau) -> tuple[object, TableauPosition]:
+    """A position built by hand on ``name``'s rules (cards not listed count as already home; with
+    ``found``, the foundations hold their suits' cards up to those heights)."""
     lay = api.load_layout(name)
     t = replace(lay.tableau, count=len(columns), deal=tuple(len(c.split()) for c in columns),
                 face_down=tuple(face_down or [0] * len(columns)), **tableau)
@@ -43,7 +74,7 @@ def hand(name: str, columns: list[str], cells: list[str] | None = None, stock: s
             deal[f"cell:{i}"] = [cards.parse(c)]
     if stock:
         deal["stock"] = [cards.parse(c) for c in stock.split()]
-    return lay, TableauPosition(lay, deal)
+    return lay, TableauPosition(lay, deal if found is None else with_foundations(lay, deal, found))
 
 
 # ------------------------------------------------------------ hand-checked moves
@@ -101,12 +132,12 @@ def test_face_down_cards_do_not_move_and_turn_up():
     assert ("8H", "tableau:0", "tableau:1", 1) not in moves  # 8H on TD: wrong rank
     assert not any(m[0] in ("9S", "5D") for m in moves)
     _, pos = hand("klondike", ["5D 9S 8H", "9C", "TH"], face_down=[2, 0, 0])
-    (mv,) = [m for m in pos.legal_moves() if pos.move_json(m)["card"] == "8H" and m[1] == 1]
+    (mv,) = [m for m in pos.legal_moves() if pos.move_json(m)["card"] == "8H" and pos.move_json(m)["to"] == "tableau:1"]
     pos.push(mv)
-    assert pos.down[0] == 1  # 9S turned face up
+    assert pos.snapshot().face_down["tableau:0"] == 1  # 9S turned face up
     assert any(pos.move_json(m)["card"] == "9S" for m in pos.legal_moves())
     pos.pop()
-    assert pos.down[0] == 2
+    assert pos.snapshot().face_down["tableau:0"] == 2
 
 
 def test_sequences_move_whole_in_klondike():
@@ -120,52 +151,52 @@ def test_a_lateral_move_comes_with_a_use_and_never_goes_back():
     """8H leaves 9S (it is built on it) for 9C only with a use of 9S: 8D onto it.  The group
     going back onto 9S is no use (the position before), so it is not offered."""
     _, pos = hand("klondike", ["KC 9S 8H", "9C", "5C 8D"], face_down=[1, 0, 1])
-    joined = [m for m in pos.legal_moves() if m.then is not None]
-    assert Move(0, 1, 1, then=Move(2, 0, 1)) in joined
-    assert all(m.then.src != m.dst for m in joined)  # nothing comes back from where the group went
-    assert not any(m.then is None and m.src == 0 and m.dst == 1 for m in pos.legal_moves())
+    pairs = joined(pos)
+    assert [M(0, 1), M(2, 0)] in pairs
+    # nothing comes back from where the group went
+    assert all(moves.decode(use).src != moves.decode(lateral).dst for lateral, use in pairs)
+    assert M(0, 1) not in pos.legal_moves()  # not on its own
 
 
 def test_waste_ring_draw_three():
     # Stock of 7 cards, draw 3: the waste tops reachable are the 3rd, 6th and 7th cards.
     lay, pos = hand("klondike", ["KS"], stock="2C 3C 4C 5C 6C 7C 8C")
-    reach = pos._waste_reach()
+    reach = pos.waste_places()
     assert reach == [3, 6, 7]
     pos.push(TURN)
-    assert pos._waste_reach() == [3, 6, 7]
+    assert pos.waste_places() == [3, 6, 7]
     pos.push(TURN)
     pos.push(TURN)
-    assert pos.wp == 7
-    assert pos.ring[pos.wp - 1] == cards.parse("8C")
+    assert len(stack(pos, "waste")) == 7
+    assert stack(pos, "waste")[-1] == cards.parse("8C")
     pos.pop()
     pos.pop()
     pos.pop()
     # A card further in is reached by turning; the history holds the turns.
-    pos.push(Move(pos.W, 0, 1, reach=6))  # 7C cannot really go on KS, but push only plays what it is told
-    assert pos.history == [TURN, TURN, Move(pos.W, 0, 1)]
+    pos.push(M(pos.W, 0, 1, 6))  # 7C cannot really go on KS, but push only plays what it is told
+    assert pos.history == [TURN, TURN, M(pos.W, 0)]
     pos.pop()
-    assert pos.history == [] and pos.wp == 0
+    assert pos.history == [] and stack(pos, "waste") == []
     # After the stock ran out, a redeal is needed for the 3rd card.
     for _ in range(3):
         pos.push(TURN)
-    pos.push(Move(pos.W, 0, 1, reach=3))
-    assert pos.history[-3:] == [REDEAL, TURN, Move(pos.W, 0, 1)]
+    pos.push(M(pos.W, 0, 1, 3))
+    assert pos.history[-3:] == [REDEAL, TURN, M(pos.W, 0)]
 
 
 def test_waste_without_redeals_and_draw_one():
     lay, pos = hand("forty-thieves", ["KS"], stock="2C 3C 4C")
-    assert pos._waste_reach() == [1, 2, 3]
+    assert pos.waste_places() == [1, 2, 3]
     pos.push(TURN)
     pos.push(TURN)
-    assert pos._waste_reach() == [2, 3]  # 1 is under 2 and no redeal is left
+    assert pos.waste_places() == [2, 3]  # 1 is under 2 and no redeal is left
 
 
 def test_removable_foundations():
     lay = api.load_layout("klondike")
     lay = replace(lay, foundations=replace(lay.foundations, removable=True))
-    pos = TableauPosition(lay, {"tableau:0": [cards.parse("5C")], "tableau:1": [cards.parse("4D")]})
-    pos.fh[1] = 3  # AD 2D 3D home
-    pos.fh[2] = 4  # AH..4H home
+    deal = {"tableau:0": [cards.parse("5C")], "tableau:1": [cards.parse("4D")]}
+    pos = TableauPosition(lay, with_foundations(lay, deal, [0, 3, 4, 0]))  # AD 2D 3D and AH..4H home
     moves = named(pos, pos.legal_moves())
     assert ("4H", "foundation:2", "tableau:0", 1) in moves
     assert not any(m[1] == "foundation:1" for m in moves)  # 3D fits nowhere
@@ -183,19 +214,18 @@ def test_removable_foundations():
     ("bakers-dozen", ["5H"], [4, 4, 4, 4], "5H", True),
 ])
 def test_safe_foundation_rules(name, columns, fh, card, safe):
-    _, pos = hand(name, columns)
-    pos.fh[:] = fh
-    assert pos._safe(cards.parse(card)) is safe
+    _, pos = hand(name, columns, found=fh)
+    assert pos.is_safe(cards.parse(card)) is safe
     assert (pos.forced_move() is not None) is safe
 
 
 def test_two_packs_need_both_copies_home():
     lay = api.load_layout("forty-thieves")
-    pos = TableauPosition(lay, {"tableau:0": [cards.parse("5H")]})
-    pos.fh[:] = [0, 0, 4, 0, 0, 0, 3, 0]  # one 4H home, the other still out
-    assert not pos._safe(cards.parse("5H"))
-    pos.fh[6] = 4
-    assert pos._safe(cards.parse("5H"))
+    deal = {"tableau:0": [cards.parse("5H")]}
+    pos = TableauPosition(lay, with_foundations(lay, deal, [0, 0, 4, 0, 0, 0, 3, 0]))  # one 4H home, one out
+    assert not pos.is_safe(cards.parse("5H"))
+    pos = TableauPosition(lay, with_foundations(lay, deal, [0, 0, 4, 0, 0, 0, 4, 0]))
+    assert pos.is_safe(cards.parse("5H"))
 
 
 @pytest.mark.parametrize("card, fh, safe", [
@@ -210,13 +240,13 @@ def test_two_packs_need_both_copies_home():
 def test_removable_foundations_autoplay_the_closure(card, fh, safe):
     """With foundations that give cards back, c goes home by itself only when every card that
     could come to lie on it, on those, and so on (with the cards under them on their
-    foundations) is home (``TableauPosition._safe``)."""
+    foundations) is home (``TableauPosition.safe``)."""
     lay = api.load_layout("klondike")
     assert lay.foundations.removable
-    pos = TableauPosition(lay, {"tableau:0": [cards.parse(card)]})
-    pos.fh[:] = fh
-    assert pos._safe(cards.parse(card)) is safe
-    assert (pos.forced_move() == Move(0, pos.F + 2)) is safe
+    deal = {"tableau:0": [cards.parse(card)]}
+    pos = TableauPosition(lay, with_foundations(lay, deal, fh))
+    assert pos.is_safe(cards.parse(card)) is safe
+    assert (pos.forced_move() == M(0, pos.F + 2)) is safe
 
 
 def test_removable_foundations_break_the_other_colour_rule():
@@ -232,23 +262,23 @@ def test_removable_foundations_break_the_other_colour_rule():
     lay = replace(lay, max_rank=6, tableau=replace(lay.tableau, count=2, deal=(1, 10), face_down=(0, 8)))
     deal = {"tableau:0": [cards.parse("5D")],
             "tableau:1": [cards.parse(c) for c in "6S 6C 6D 6H 5S 5C 5H 4H 2H 3H".split()]}
-    pos = TableauPosition(lay, deal)
-    pos.fh[:] = [4, 4, 1, 4]  # clubs, diamonds and spades home to the four, hearts the ace
+    # clubs, diamonds and spades home to the four, hearts the ace
+    pos = TableauPosition(lay, with_foundations(lay, deal, [4, 4, 1, 4]))
     assert pos.forced_move() is None
     assert dfs(pos, Limits(max_nodes=100_000)).verdict == "won"
-    pos.push(Move(0, pos.F + 1))  # 5D home
+    pos.push(M(0, pos.F + 1))  # 5D home
     assert dfs(pos, Limits(max_nodes=100_000), use_forced=False).verdict == "lost"
 
 
 def test_draw_three_waste_is_not_autoplayed_with_redeals():
-    _, pos = hand("klondike", ["KS"], stock="AC 2C 3C")
+    _, pos = hand("klondike", ["KS"], stock="4C 5C 2C", found=[1, 0, 0, 0])
     pos.push(TURN)
-    assert pos.ring[pos.wp - 1] == cards.parse("3C")
-    pos.fh[0] = 2
+    assert stack(pos, "waste")[-1] == cards.parse("2C")
+    assert pos.is_safe(cards.parse("2C"))
     assert pos.forced_move() is None  # removing it would regroup later turns of three
     _, pos = hand("klondike-draw-1", ["KS"], stock="AC")
     pos.push(TURN)
-    assert pos.forced_move() == Move(pos.W, pos.F)
+    assert pos.forced_move() == M(pos.W, pos.F)
 
 
 # ------------------------------------------------------------ perft
@@ -280,7 +310,7 @@ PERFT = [
 def test_perft(name, seed, counts):
     """Move-generation counts at depth 1, 2, 3 from the start of fixed deals (no automatic moves)."""
     lay = api.load_layout(name)
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     before = pos.state()
     assert tuple(perft(pos, d) for d in (1, 2, 3)) == counts
     assert pos.state() == before
@@ -300,7 +330,7 @@ def test_forecell_1_has_no_move_at_all():
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
 def test_push_then_pop_restores(name, seed, picks):
     lay = api.load_layout(name)
-    pos = start_position(lay, deals.from_seed(lay, seed))
+    pos = start_position(lay, shuffles.from_seed(lay, seed))
     assert_push_then_pop_restores(pos, picks)
 
 
@@ -342,24 +372,23 @@ def test_dominance_keeps_every_verdict(variant):
     assert "won" in verdicts  # the test compares real searches, not empty ones
 
 
-class AcesAndTwosOnly(TableauPosition):
+class AcesAndTwosOnly(Interpreted):
     """The position as it was before the closure rule: with removable foundations only
     aces and twos go home by themselves (to compare complete searches with and without)."""
 
-    def _safe(self, c: int) -> bool:
-        return bool(self.always_safe[c]) or (not self.removable and super()._safe(c))
+    def safe(self, c: int) -> bool:
+        return bool(self.always_safe[c]) or (not self.removable and super().safe(c))
 
 
-class CountingSafe(TableauPosition):
+class CountingSafe(Interpreted):
     """Counts the forced moves of cards above a two (where the closure rule fired)."""
 
     fired = 0
 
     def forced_move(self):
         m = super().forced_move()
-        if m is not None and self.removable and self.F <= m.dst < self.R:
-            src_card = self.cols[m.src][-1] if m.src < self.nc else self.ring[self.wp - 1]
-            CountingSafe.fired += src_card >> 2 >= 2
+        if m is not None and self.removable and self.F <= moves.decode(m).dst < self.R:
+            CountingSafe.fired += cards.rank(cards.parse(self.move_json(m)["card"])) > 2
         return m
 
 
@@ -373,14 +402,14 @@ REMOVABLE = {  # every layout with removable foundations, on reduced decks
 
 @pytest.mark.parametrize("variant", sorted(REMOVABLE))
 def test_the_closure_rule_keeps_every_verdict(variant):
-    """Complete searches with the closure rule (``_safe``, removable foundations) and with
+    """Complete searches with the closure rule (``safe``, removable foundations) and with
     aces and twos only agree deal by deal, and the rule fires."""
     lay = REMOVABLE[variant]
     assert lay.foundations.removable
     CountingSafe.fired = 0
     verdicts = []
     for seed in range(1, 61):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         new = dfs(CountingSafe(lay, deal), Limits(max_nodes=300_000))
         old = dfs(AcesAndTwosOnly(lay, deal), Limits(max_nodes=300_000))
         assert "unknown" not in (new.verdict, old.verdict), seed
@@ -411,7 +440,7 @@ def test_freecell_11982_is_lost():
 
 def test_the_referee_names_the_illegal_move():
     lay = api.load_layout("freecell")
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     solution = api.solve(lay, deal=deal).solution
     assert replay(lay, deal, solution) is None
     bad = [dict(m) for m in solution]
@@ -438,7 +467,7 @@ def cards_of(text: str) -> list[int]:
 
 def test_the_referee_checks_klondike_turns_and_face_down_cards():
     lay = api.load_layout("klondike")
-    deal = deals.from_seed(lay, 1)
+    deal = shuffles.from_seed(lay, 1)
     result = api.solve(lay, deal=deal, limits=Limits(timeout=60))
     sol = result.solution
     assert replay(lay, deal, sol) is None
@@ -456,7 +485,7 @@ def test_the_referee_checks_klondike_turns_and_face_down_cards():
 def test_freecell_family_boards_round_trip(name):
     lay = api.load_layout(name)
     for seed in (1, 617, 11982):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         assert deals.parse_board(deals.to_board(deal, lay), lay, "x.board") == deal
 
 
@@ -622,7 +651,7 @@ BLOCKED_VARIANTS = {  # every rule the blocked bound meets (it runs only without
 }
 
 
-class CountingDead(TableauPosition):
+class CountingDead(Interpreted):
     """Counts the positions the bound cuts."""
 
     fired = 0
@@ -637,11 +666,11 @@ class CountingDead(TableauPosition):
 def test_the_blocked_bound_keeps_every_verdict(variant):
     """Complete searches with and without the bound agree deal by deal, and it cuts."""
     lay = BLOCKED_VARIANTS[variant]
-    assert TableauPosition(lay, deals.from_seed(lay, 1)).blocked_bound
+    assert Interpreted(lay, shuffles.from_seed(lay, 1)).blocked_bound
     CountingDead.fired = 0
     verdicts = []
     for seed in range(1, 31):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         with_bound = dfs(CountingDead(lay, deal), Limits(max_nodes=300_000))
         plain = dfs(TableauPosition(lay, deal), Limits(max_nodes=300_000), use_bounds=False)
         assert "unknown" not in (with_bound.verdict, plain.verdict), seed
@@ -660,7 +689,7 @@ def test_every_position_the_bound_cuts_is_lost(variant):
     rng = random.Random(variant)
     cut = 0
     for seed in range(1, 21):
-        deal = deals.from_seed(lay, seed)
+        deal = shuffles.from_seed(lay, seed)
         for _ in range(4):
             pos = TableauPosition(lay, deal)
             for _ in range(60):

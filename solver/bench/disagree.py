@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import api
+from .. import api, moves
 from ..families import family_of
 from .peers import PEERS, Step
 from .plan import load
@@ -56,14 +56,11 @@ def replay_steps(layout: Any, deal: Any, steps: list[Step]) -> str | None:
             for _ in range(2 * len(stacks.get("stock", [])) + 2 * len(stacks.get("waste", [])) + 2):
                 if stacks["waste"][-1:] == [card]:
                     break
-                turn: dict[str, Any]
                 if stacks["stock"]:
-                    turn = {"card": stacks["stock"][-1], "from": "stock", "to": "waste"}
-                    k_turn = min(layout.stock.deal_count, len(stacks["stock"]))
-                    if k_turn > 1:
-                        turn["count"] = k_turn
+                    turn = moves.contract(stacks["stock"][-1], "stock", "waste",
+                                          min(layout.stock.deal_count, len(stacks["stock"])))
                 else:
-                    turn = {"card": stacks["waste"][0], "from": "waste", "to": "stock", "count": len(stacks["waste"])}
+                    turn = moves.contract(stacks["waste"][0], "waste", "stock", len(stacks["waste"]))
                 problem = game.play(turn)
                 if problem:
                     return f"peer move {k} ({src} -> {dst}, {card}): {problem}"
@@ -74,13 +71,10 @@ def replay_steps(layout: Any, deal: Any, steps: list[Step]) -> str | None:
         if card is None:
             if not pile or len(pile) < n:
                 return f"peer move {k}: {src} -> {dst}: {src} holds {len(pile or [])} card(s), not {n}"
-            card = pile[-n]
+            card = pile[-1] if src == "stock" else pile[-n]  # (the stock's last card leaves first)
         if dst == "foundations":
             dst = _foundation(stacks, card, taking=True) or "foundation:?"
-        move: dict[str, Any] = {"card": card, "from": src, "to": dst}
-        if n > 1:
-            move["count"] = n
-        problem = game.play(move)
+        problem = game.play(moves.contract(card, src, dst, n))
         if problem:
             return f"peer move {k}: {problem}"
     return game.unfinished()

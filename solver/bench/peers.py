@@ -53,6 +53,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
+from .. import moves
 from ..layout import Layout
 from ..limits import Limits
 
@@ -66,14 +67,14 @@ _GENERATED = re.compile(r"^This scan generated (\d+) states\.\s*$", re.M)
 _MOVE = re.compile(r"^Move ", re.M)
 _BUILD = {"alternate": "alternate_color", "suit": "suit", "any": "rank"}
 _SPACES = {"any": "all", "kings": "kings", "none": "none"}
-_SEQUENCE = {"single": "limited", "supermove": "limited", "sequence": "unlimited"}
 
 
 class Step(NamedTuple):
     """One move of a peer's solution between our stacks (read by ``disagree.replay_steps``)."""
 
     src: str  # our stack name, or "foundations" for whichever foundation holds the card
-    dst: str  # our stack name, or "foundations": the foundation that takes the card
+    dst: str  # our stack name, or "foundations": the foundation that takes the card; for a row
+    #           dealt from the stock (``moves.ROW``), the kind of the stacks dealt onto
     n: int = 1  # how many cards
     card: str | None = None  # the card that moves (needed for waste cards further in)
 
@@ -149,11 +150,12 @@ def fc_solve_options(layout: Any) -> list[str] | None:
         return None
     if any(tab.face_down) or tab.direction != -1 or not tab.to_foundation:
         return None
-    if tab.build not in _BUILD or tab.spaces not in _SPACES or tab.moves not in _SEQUENCE:
+    sequence = moves.rule("tableau.moves", tab.moves).fc_solve  # (the move table's)
+    if tab.build not in _BUILD or tab.spaces not in _SPACES or sequence is None or found.takes != "card":
         return None
     return ["--freecells-num", str(layout.cells.count), "--stacks-num", str(tab.count),
             "--decks-num", str(layout.decks), "--sequences-are-built-by", _BUILD[tab.build],
-            "--empty-stacks-filled-by", _SPACES[tab.spaces], "--sequence-move", _SEQUENCE[tab.moves]]
+            "--empty-stacks-filled-by", _SPACES[tab.spaces], "--sequence-move", sequence]
 
 
 # FreeCell's own rules in fc-solve's words: the only game its presets keep.
@@ -438,8 +440,9 @@ _SOLVITAIRE_STACKS = {"Tableau Piles": "tableau", "Cells": "cell", "Reserve": "r
 
 def solvitaire_steps(states: list[dict[str, list[list[str]]]]) -> list[Any] | None:
     """Steps between our stacks from Solvitaire's positions, one move per pair of positions: the
-    pile that lost cards and the pile, foundation or hole that gained them (None when a change
-    reads otherwise)."""
+    pile that lost cards and the pile, foundation or hole that gained them; or the stock dealing
+    one card onto each of several piles (a row, ``moves.ROW``).  None when a change reads
+    otherwise."""
     def piles(state: dict[str, list[list[str]]]) -> dict[str, list[str]]:
         out = {}
         for section, kind in _SOLVITAIRE_STACKS.items():
@@ -480,6 +483,12 @@ def solvitaire_steps(states: list[dict[str, list[list[str]]]]) -> list[Any] | No
                 steps.append(Step(src_names[0], dst, 1))
             else:
                 return None
+        elif from_stock and len(gained) > 1 and all(n == 1 for _, n in gained) and not src_names:
+            row = {k.split(":")[0] for k, _ in gained}  # a row: one card onto each of the first piles
+            if len(row) != 1 or sorted(k for k, _ in gained) != sorted(f"{next(iter(row))}:{i}"
+                                                                      for i in range(len(gained))):
+                return None
+            steps.append(Step("stock", row.pop(), len(gained)))
         elif len(gained) == 1:
             dst, n = gained[0]
             card = pb[dst][len(pb[dst]) - n]
@@ -504,7 +513,8 @@ class Solvitaire(Peer):
         from ..solvitaire import layout_to_rules
 
         rules = layout_to_rules(layout)
-        if rules is None or 0 < layout.cells.deal < layout.cells.count:
+        cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
+        if rules is None or (cells is not None and 0 < cells.deal < cells.count):
             return None  # (its deal file reads every cell as a card: no partly filled cells)
         return ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
 

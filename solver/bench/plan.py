@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..batch import parse_seeds
-from ..errors import InputError
+from ..errors import InputError, SeedError
 from ..families import family_of
 from ..limits import Limits
 
@@ -131,6 +131,17 @@ def ranges(seeds: list[int | None]) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+def seeds_of(text: str) -> list[int | None]:
+    """The seeds ``ranges`` wrote: ``1-50,60`` as 1..50 and 60, ``-`` as the one start of a board."""
+    if text == "-":
+        return [None]
+    out: list[int | None] = []
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
 # ------------------------------------------------------------------- seeds
 
 
@@ -177,7 +188,7 @@ def seed_plan(specs: list[str], targets: list[Target]) -> dict[str, list[int | N
         low, high = span
         if seeds[0] < low or seeds[-1] > high:
             bad = seeds[0] if seeds[0] < low else seeds[-1]
-            raise InputError(f"--seeds: seed {bad} is outside {low}..{high}, the seeds of layout {t.label!r}")
+            raise SeedError.outside(bad, low, high, t.label, "--seeds")
         out[t.label] = list(seeds)
     return out
 

@@ -1,12 +1,12 @@
-"""A benchmark written out: ``bench.json`` (everything, every deal) and ``bench.md`` (tables, plots).
+"""A benchmark written out: ``bench.json`` (everything but the rows of the deals) and ``bench.md``
+(tables, plots).
 
-A ``bench.json`` over 1 MiB is written gzipped (``bench.json.gz``, ``store.compress_if_large``).
-
-Both are built from the deals file alone (``store.py``) and the run's plan, so they can be
-rebuilt at any time from whatever deals have finished: after each group, after Ctrl-C, and by
-rerunning the command.  Each file is written to a temporary name and renamed into place, so
-a run killed while writing leaves the previous version, never half a file.
-"""
+The rows of the deals are kept once, in the deals file (gzipped when the run ends, ``store.py``);
+``load`` reads a report back with every group's rows.  Both files are built from the deals file
+alone and the run's plan, so they can be rebuilt at any time from whatever deals have finished:
+after each group, after Ctrl-C, and by rerunning the command.  Each file is written to a
+temporary name and renamed into place, so a run killed while writing leaves the previous
+version, never half a file."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from typing import Any
 
 from ..errors import InputError
 from .machine import busy_notes
-from .plan import Config, Group, ranges
-from .store import DEALS, compress_if_large, deal_key, gz
+from .plan import Config, Group, ranges, seeds_of
+from .store import DEALS, deal_key, gz, read_bytes, read_records
 from .summary import compare, summarize
 
 FORMAT = "patience-bench"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: the groups' rows are in the deals file alone (``load``); each group has its rules_version
 REPORT_FILES = ("bench.json", "bench.md")
 
 RESULT_COLUMNS = ["layout", "runner", "deals", "won", "lost", "unknown", "decided_share", "won_share",
@@ -107,10 +107,11 @@ def build(config: Config, groups: list[Group], records: list[dict[str, Any]], no
         if g.unsupported is None:
             planned += len(g.seeds)
             finished += len(rows)
-        kept = [{k: v for k, v in r.items() if k not in ("kind", "layout", "rules_version", "runner")} for r in rows]
+        kept = [row(r) for r in rows]
         out_groups.append({"layout": g.target.label, "runner": g.runner.label, "peer": g.runner.peer,
                            "engine": None if g.runner.peer else g.runner.name, "core": g.runner.core,
-                           "version": g.version, "options": g.options or None, "seeds": ranges(g.seeds),
+                           "version": g.version, "options": g.options or None, "rules_version": g.rules_version,
+                           "seeds": ranges(g.seeds),
                            "planned": len(g.seeds), "unsupported": g.unsupported,
                            **summarize(kept), "rows": kept})
     in_plan = {g.key(s) for g in groups for s in g.seeds}
@@ -129,6 +130,25 @@ def build(config: Config, groups: list[Group], records: list[dict[str, Any]], no
                   for t in config.targets if t.label in perft],
         "notes": [*config.notes, *notes],
     }
+
+
+def row(record: dict[str, Any]) -> dict[str, Any]:
+    """A deal's record as its group's row: without what the group says (layout, runner, rules version)."""
+    return {k: v for k, v in record.items() if k not in ("kind", "layout", "rules_version", "runner")}
+
+
+def load(folder: Path) -> dict[str, Any]:
+    """The report of the run in ``folder`` as ``build`` made it: its ``bench.json`` (or a recorded
+    ``bench.json.gz``), each group's rows read back from the deals file (gzipped or not)."""
+    report: dict[str, Any] = json.loads(read_bytes(folder / "bench.json"))
+    if all("rows" in g for g in report["groups"]):  # a report of format 2 or older holds them
+        return report
+    records, _ = read_records(folder / DEALS)
+    stored = {deal_key(r): r for r in records if r["kind"] == "deal"}
+    for g in report["groups"]:
+        keys = [(g["layout"], g["rules_version"], g["runner"], s) for s in seeds_of(g["seeds"])]
+        g["rows"] = [row(stored[k]) for k in keys if k in stored]
+    return report
 
 
 def comparisons(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -239,7 +259,7 @@ def markdown(report: dict[str, Any]) -> str:
                "One row per layout: our first engine's verdicts (won/lost/unknown) and median seconds per decided "
                "deal, each peer's verdicts, the deals both decided differently, and the ratio of our median "
                "seconds to the peer's on the deals both decided (below 1: ours is faster). The tables below give "
-               "every runner in full; bench.json every deal.", "",
+               "every runner in full; the deals file every deal.", "",
                markdown_table(summary, ["layout", "deals", "ours", "median_s", "peers", "disagree", "time_ratio"])]
     rows = result_rows(report)
     md += ["## Results", "",
@@ -313,7 +333,8 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
-    """Write the plots (when asked and matplotlib is installed), ``bench.json`` and ``bench.md``."""
+    """Write the plots (when asked and matplotlib is installed), ``bench.json`` (without the rows: the deals
+    file has them) and ``bench.md``."""
     written: list[Path] = []
     if plots:
         from .plots import plot
@@ -323,8 +344,8 @@ def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
         written += [out / n for n in names]
     else:
         report["plots"], report["plots_note"] = [], "Plots skipped (--no-plots)."
-    _write_atomic(out / "bench.json", json.dumps(report, indent=1) + "\n")
-    gz(out / "bench.json").unlink(missing_ok=True)
-    bench_json = compress_if_large(out / "bench.json")
+    lean = {**report, "groups": [{k: v for k, v in g.items() if k != "rows"} for g in report["groups"]]}
+    _write_atomic(out / "bench.json", json.dumps(lean, indent=1) + "\n")
+    gz(out / "bench.json").unlink(missing_ok=True)  # an earlier format's
     _write_atomic(out / "bench.md", markdown(report))
-    return [bench_json, out / "bench.md", *written]
+    return [out / "bench.json", out / "bench.md", *written]

@@ -28,7 +28,7 @@ from .machine import busy_warning, load_average, machine
 from .plan import Config, Group, Runner, limits_json, load
 from .report import build, prepare_out, write
 from .runner import Stream, peer_deal, run_interleaved, solve_deal
-from .store import DealStore, compress_if_large, read_records
+from .store import DealStore, compress, read_records
 
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
@@ -174,7 +174,7 @@ def run(config: Config, out: Path, progress: bool | None = None, plots: bool = T
     # from the file, the run's memory (a signal between a deal's line and its record in memory
     # must not leave the tables one deal short)
     report = build(config, groups, read_records(store.path)[0], notes)
-    compress_if_large(store.path)  # a large deals file kept gzipped (read back by every reader)
+    compress(store.path)  # the rows kept gzipped (read back by every reader)
     files = write(report, out, plots=plots)
     if error is not None:
         raise error

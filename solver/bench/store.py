@@ -14,8 +14,10 @@ line that a kill cut short is dropped when the file is next opened.  Rerunning t
 same command skips the deals already here, and a deal already here is never
 added again, so none is counted twice.  A lock keeps a second run out of the folder
 while one writes to it.  The tables (``bench.json``, ``bench.md``) are always
-rebuilt from this file.  Once a run ends, a deals file over 1 MiB is kept gzipped
-(``deals.jsonl.gz``); every reader reads either, and the next run unpacks it to go on.
+rebuilt from this file, and it is the one copy of the rows (``bench.json`` holds the
+summaries, ``report.load`` reads the rows back from here).  Once a run ends, the deals
+file is kept gzipped (``deals.jsonl.gz``); every reader reads either, and the next run
+unpacks it to go on.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from typing import IO, Any
 from ..errors import InputError
 
 DEALS = "deals.jsonl"
-COMPRESS_OVER = 1 << 20  # bytes: a finished run's deals file (or bench.json) larger than this is kept gzipped
 FORMAT = "patience-bench-deals"
 VERSION = 1
 
@@ -47,17 +48,17 @@ def gz(path: Path) -> Path:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file at ``path``, or its gzipped copy ``path.gz`` read back (results over
-    ``COMPRESS_OVER`` are kept compressed)."""
+    """The file at ``path``, or its gzipped copy ``path.gz`` read back (a finished run's deals
+    file is kept compressed, and so are the recorded reports that hold rows of deals)."""
     if not path.exists() and gz(path).exists():
         return gzip.decompress(gz(path).read_bytes())
     return path.read_bytes()
 
 
-def compress_if_large(path: Path) -> Path:
-    """Replace ``path`` by ``path.gz`` when it is over ``COMPRESS_OVER`` bytes (the gzipped copy is
-    written whole under a temporary name first); the path that holds it now."""
-    if not path.exists() or path.stat().st_size <= COMPRESS_OVER:
+def compress(path: Path) -> Path:
+    """Replace ``path`` by ``path.gz`` (the gzipped copy is written whole under a temporary name
+    first); the path that holds it now."""
+    if not path.exists():
         return path
     tmp = path.with_name(f".{path.name}.gz.tmp")
     with open(path, "rb") as src, gzip.GzipFile(tmp, "wb", mtime=0) as dst:
@@ -97,8 +98,10 @@ class DealStore:
 
     def open(self) -> None:
         """Open (or create) the file, lock it, read what is there, drop a line cut short.  A
-        finished run's gzipped deals file is unpacked first, to go on with it."""
-        if not self.path.exists() and gz(self.path).exists():
+        finished run's gzipped deals file is unpacked first, to go on with it (and packed again
+        when this run is refused)."""
+        unpacked = not self.path.exists() and gz(self.path).exists()
+        if unpacked:
             tmp = self.path.with_name(f".{self.path.name}.tmp")
             tmp.write_bytes(read_bytes(self.path))
             os.replace(tmp, self.path)
@@ -122,6 +125,8 @@ class DealStore:
                 self.append({"kind": "meta", "format": FORMAT, "version": VERSION, "limits": self.limits})
         except BaseException:
             self.close()
+            if unpacked:
+                compress(self.path)
             raise
 
     def _load(self) -> None:

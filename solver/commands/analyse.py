@@ -8,7 +8,8 @@ import textwrap
 from typing import Any
 
 from .. import api
-from ..analysis import Analysis, Hint
+from ..analysis import Hint
+from ..analysis_record import PLAYED, Analysis
 from ..errors import InputError
 from ..limits import Limits
 from ..live import LiveLine, format_stat
@@ -17,17 +18,19 @@ from ..options import (
     add_layout,
     add_moves,
     add_out,
+    add_timeout,
     emit,
+    fit_memory,
     layout_arg,
     load,
     memory_size,
-    nonnegative_int,
+    node_count,
     seconds_or_none,
 )
-from .solve import add_core, add_limits
+from .solve import add_core, add_limits, limits_from
+from .solve import format_stat as result_stat
 
-DEFAULT_TIMEOUT = 10.0  # seconds per position searched
-DEFAULT_BUDGET = 60.0  # seconds for the whole analysis
+SEARCH_TIMEOUT = 10.0  # seconds per position searched (the whole analysis: --timeout, the common default)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,13 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_moves(p, True, "the moves played")
     p.add_argument("--json", action="store_true",
                    help="print the analysis as JSON: the verdict after each move, the first losing move, the line")
-    p.add_argument("--timeout", type=seconds_or_none, default=DEFAULT_BUDGET, metavar="SECONDS",
-                   help=f"stop searching after this many seconds in all; what is undecided then stays unknown "
-                        f"(default {DEFAULT_BUDGET:g}; 0: no time limit)")
-    p.add_argument("--search-timeout", type=seconds_or_none, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    add_timeout(p, "the whole analysis", then="what is undecided then unknown")
+    p.add_argument("--search-timeout", type=seconds_or_none, default=SEARCH_TIMEOUT, metavar="SECONDS",
                    help=f"stop each search after this many seconds, its position unknown (default "
-                        f"{DEFAULT_TIMEOUT:g}; 0: no limit but --timeout)")
-    p.add_argument("--max-nodes", type=nonnegative_int, metavar="N", help="stop each search after N nodes")
+                        f"{SEARCH_TIMEOUT:g}; 0: no limit but --timeout)")
+    p.add_argument("--max-nodes", type=node_count, metavar="N", help="stop each search after N nodes")
     p.add_argument("--max-memory", type=memory_size, metavar="SIZE",
                    help="bound the transposition table (shared by the searches where the game allows; "
                         "default 1G then); the oldest half is dropped when full, which costs time, never a verdict")
@@ -81,13 +82,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deal_source(p)
     add_moves(p, False, "the position after these moves")
     p.add_argument("--json", action="store_true", help="print the verdict, the next move and the whole line as JSON")
-    add_limits(p, DEFAULT_TIMEOUT)
+    add_limits(p, "the search")
     add_core(p)
     p.set_defaults(handler=run_hint)
-
-
-def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=args.max_memory)
 
 
 def _start(args: argparse.Namespace) -> tuple[Any, Any, str]:
@@ -106,7 +103,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             live.show(f"the position after move {k} of {n}" + "".join(f"  {format_stat(key, v)}"
                                                                      for key, v in stats.items()))
 
-        limits = Limits(max_nodes=args.max_nodes, timeout=args.search_timeout, max_memory=args.max_memory)
+        limits = Limits(max_nodes=args.max_nodes, timeout=args.search_timeout, max_memory=fit_memory(args.max_memory))
         analysis = api.analyse(layout, args.moves, seed=args.seed, deal=start, limits=limits, budget=args.timeout,
                                core=args.core, progress=progress)
     text = json.dumps(analysis.to_json()) if args.json else format_analysis(analysis)
@@ -121,7 +118,7 @@ def run_hint(args: argparse.Namespace) -> int:
                          "after them)")
     with LiveLine(f"{what} (hint): ") as live:
         live.show("searching")
-        found = api.hint(layout, deal=start, moves=args.moves, limits=_limits(args), core=args.core, progress=live)
+        found = api.hint(layout, deal=start, moves=args.moves, limits=limits_from(args), core=args.core, progress=live)
     print(json.dumps(found.to_json()) if args.json else format_hint(found, what))
     return found.exit_code
 
@@ -170,7 +167,7 @@ def format_analysis(a: Analysis) -> str:
                      f"lost after move {lost} ({a.lost_reason()}), but every position before it stayed "
                      f"undecided, the start too ({_limit(a, undecided)})")
     elif a.verdicts[-1] == "won":
-        lines.append("no losing move: " + ("the game is won" if a.how[-1] == "played" and not a.winning_line
+        lines.append("no losing move: " + ("the game is won" if a.how[-1] == PLAYED and not a.winning_line
                                            else "the position after the last move can still be won"))
     else:
         lines.append(f"no losing move found; the position after the last move stayed unknown ({a.reasons[-1]})")
@@ -192,7 +189,7 @@ def _limit(a: Analysis, ks: list[int]) -> str:
 
 
 def format_hint(h: Hint, what: str) -> str:
-    stats = ", ".join(f"{k} {v}" for k, v in h.stats.items())
+    stats = ", ".join(result_stat(k, v) for k, v in h.stats.items())  # as `patience solve` prints them
     if h.verdict == "won":
         if not h.line:
             return f"{what}: won: the game is won already  [{stats}]"

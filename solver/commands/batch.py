@@ -10,7 +10,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from ..errors import InputError, SeedError
 from ..families import family_of
 from ..options import add_layout, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
@@ -27,6 +27,10 @@ JOBS_PER_CORE = 4  # --jobs beyond this many per core is cut down (with a warnin
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("batch", help="solve many seeds in parallel into a SQLite file; rerun to resume",
+                       description="Solve many seeds of a layout in parallel (--jobs processes, or a Dask cluster), "
+                                   "each as `patience solve` would with the same limits, into a SQLite file (--db); "
+                                   "print the win rate with a 95%% interval. Rerun the same command to resume: "
+                                   "stored seeds are skipped.",
                        epilog=engines_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_layout(p)
     p.add_argument("--seeds", metavar="SPEC", help="seeds and inclusive ranges, e.g. 1-1000,2000,3000-3010")
@@ -38,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deals solved at once (default: every core; at most 4 per core and one per deal; "
                         "with --scheduler, every worker thread)")
     p.add_argument("--engine", default="dfs", help="the engine (default: dfs; see below)")
-    add_limits(p)
+    add_limits(p, "each deal's search")
     add_core(p)
     p.add_argument("--workers", type=positive_workers, default=1, metavar="K",
                    help="CP-SAT search workers per deal (default 1: the deals already run in parallel)")
@@ -59,7 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=run_batch)
 
-    p = sub.add_parser("report", help="print the summary of a stored batch, or export its rows")
+    p = sub.add_parser("report", help="print the summary of a stored batch, or export its rows",
+                       description="Print the summary of a database written by `patience batch` (per engine and "
+                                   "rules: counts, win rate and its interval, times), or every row as CSV.")
     p.add_argument("db", metavar="DB", help="a SQLite file written by `patience batch`")
     p.add_argument("--engine", help="only this engine's rows")
     g = p.add_mutually_exclusive_group()
@@ -84,7 +90,7 @@ def choose_seeds(args: argparse.Namespace, layout: Any) -> list[int]:
         raise InputError("give --seeds SPEC (e.g. --seeds 1-1000) or --sample K")
     if seeds[0] < low or seeds[-1] > high:
         bad = seeds[0] if seeds[0] < low else seeds[-1]
-        raise InputError(f"--seeds: seed {bad} is outside {low}..{high}, the seeds of layout {layout.name!r}")
+        raise SeedError.outside(bad, low, high, layout.name, "--seeds")
     return seeds
 
 

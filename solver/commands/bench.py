@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cores", metavar="LIST",
                    help="run each engine that searches on a core once per core, e.g. python,compiled, "
                         "and compare them (default: each engine's own core)")
-    add_limits(p, DEFAULT_TIMEOUT)
+    add_limits(p, "each deal's search", DEFAULT_TIMEOUT)
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="worker processes, one deal each at a time (default 1: timings are cleanest)")
     p.add_argument("--max-ranks", type=positive_int, metavar="R",

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import Any
 
 from .. import graph
 from ..errors import InputError
+from ..files import check_writable
 from ..live import LiveLine
-from ..options import add_deal_source, add_layout, load, positive_int, seconds_or_none
-
-DEFAULT_TIMEOUT = 60.0  # seconds
+from ..options import add_deal_source, add_layout, add_timeout, load, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("graph", help="build a deal's state graph: print its figures, write it to files")
+    p = sub.add_parser("graph", help="build a deal's state graph: print its figures, write it to files",
+                       description="Explore the positions a deal can reach, nearest first, up to --max-nodes states "
+                                   "or --timeout; label each won, winnable or lost; print the graph's figures "
+                                   "(states, branching factor, transpositions, dead ends, shortest win) and write it "
+                                   "with --out (GraphML, GEXF, DOT, or a PNG picture of small graphs).")
     add_layout(p)
     add_deal_source(p)
     p.add_argument("--max-nodes", type=positive_int, default=graph.DEFAULT_MAX_NODES, metavar="K",
                    help=f"keep at most K states, the nearest to the deal (default {graph.DEFAULT_MAX_NODES})")
-    p.add_argument("--timeout", type=seconds_or_none, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"stop exploring after this long (default {DEFAULT_TIMEOUT:g}; 0: no time limit)")
+    add_timeout(p, "exploring", then="the graph cut there")
     p.add_argument("--out", action="append", default=[], metavar="FILE",
                    help="write the graph: .graphml, .gexf, .dot/.gv, or a .png picture (needs matplotlib; "
                         f"up to {graph.MAX_DRAWN} states); may be given more than once")
@@ -38,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_graph(args: argparse.Namespace) -> int:
     for path in args.out:  # bad names and places fail before the work
         graph.check_out_path(path)
-        check_writable(path)
+        check_writable(path, "--out")
     layout, deal = load(args)
     pictures = [path for path in args.out if path.lower().endswith(".png")]
     # A picture holds at most MAX_DRAWN states: explore one more than that, no further, so that a
@@ -70,18 +71,6 @@ def run_graph(args: argparse.Namespace) -> int:
         for path in args.out:
             print(f"wrote {path}")
     return 0
-
-
-def check_writable(path: str) -> None:
-    """``InputError`` unless a file can be written at ``path``: its folder exists and takes files,
-    and the path is not a folder."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise InputError(f"--out {path}: is a folder; expected a file name")
-    if not os.path.isdir(folder):
-        raise InputError(f"--out {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"--out {path}: cannot write in {folder}")
 
 
 def format_figures(name: str, seed: int | None, f: dict[str, Any]) -> str:

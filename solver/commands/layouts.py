@@ -9,16 +9,20 @@ from .. import api
 from ..errors import InputError
 from ..families import family_of, load_layout
 from ..files import shown
-from ..layout import Layout
 from ..options import add_deal_source, add_layout, add_moves, add_out, emit, load
 from ..schema import builtin_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("layouts", help="list every layout with a one-line description")
+    p = sub.add_parser("layouts", help="list every layout with a one-line description",
+                       description="List every built-in layout, one a line: its name (what LAYOUT takes on "
+                                   "every command) and its description. A layout file of your own (a .toml path) "
+                                   "or Solvitaire's rules (--rules FILE.json) is accepted wherever a name is.")
     p.set_defaults(handler=run_layouts)
 
-    p = sub.add_parser("show", help="print a layout's rules in words")
+    p = sub.add_parser("show", help="print a layout's rules in words",
+                       description="Print a layout's rules in words, generated from the layout file (with --set, "
+                                   "as changed; with --rules, Solvitaire's rules as this project reads them).")
     add_layout(p)
     p.set_defaults(handler=run_show)
 
@@ -75,7 +79,7 @@ def run_deal(args: argparse.Namespace) -> int:
     elif args.solvitaire:
         from ..solvitaire import deal_to_json
 
-        if not isinstance(layout, Layout) or layout.family not in ("tableau", "hole"):
+        if layout.family not in ("tableau", "hole", "accordion", "gaps"):
             raise InputError(f"--solvitaire: Solvitaire plays no game of the {layout.family} family")
         if not shown_as.is_deal:
             raise InputError("--solvitaire: Solvitaire's deal files hold deals, not positions part-way through a game")

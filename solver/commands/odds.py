@@ -6,11 +6,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
-from ..errors import InputError
+from ..errors import EngineDisagreement, InputError
 from ..families import family_of
-from ..options import add_out, add_settings, emit, nonnegative_int, positive_int
+from ..families.chance import odds
+from ..options import add_out, add_settings, add_timeout, emit, nonnegative_int, positive_int
+from ..result import EXIT_CODES, EXIT_DISAGREEMENT
+
+MAX_ROUNDS = 10_000_000
+
+
+def rounds(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(f"expected a number 1..{MAX_ROUNDS}, got {value}")
+    return value
+
+
+def _no_deal(text: str) -> int:
+    raise argparse.ArgumentTypeError("`patience odds` prices an unknown shuffle: it deals no numbered deal (the "
+                                     "simulation's seed is --sim-seed; `patience solve LAYOUT --seed N` decides "
+                                     "deal N)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,24 +37,32 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "their best, computed exactly over the pack's composition (not simulated); "
                                    "the best first action by total and up-card.")
     p.add_argument("layout", help="a game of chance: blackjack, vingt-un, dvadtsat-odin, quinze, lansquenet")
-    add_settings(p)
+    add_settings(p, example="--set hits_soft_17=true")
     p.add_argument("--seat", default=None, metavar="SEAT", help="the side to price (default: the player)")
     p.add_argument("--dealer", action="store_true",
                    help="the banker's final totals by up-card, before he looks for a natural")
-    p.add_argument("--simulate", type=positive_int, default=None, metavar="N",
-                   help="also play N random shuffles with the strategy found and give the 95%% interval")
-    p.add_argument("--seed", type=nonnegative_int, default=1, metavar="S", help="the simulation's seed (default 1)")
+    p.add_argument("--simulate", type=rounds, default=None, metavar="N",
+                   help=f"also play N random shuffles (at most {MAX_ROUNDS}), each side as the odds have it "
+                        f"play, and check the mean: further than {odds.AGREE_SE} standard errors from the exact "
+                        f"value is a failure (exit {EXIT_DISAGREEMENT})")
+    p.add_argument("--sim-seed", type=nonnegative_int, default=1, metavar="S",
+                   help="the simulation's random seed (default 1)")
+    p.add_argument("--seed", type=_no_deal, default=None, help=argparse.SUPPRESS)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print everything as JSON")
     g.add_argument("--svg", action="store_true", help="the strategy as a chart (SVG)")
+    add_timeout(p, "the odds and the simulation", then="answering unknown, or with the rounds played so far")
     add_out(p, "the output")
     p.set_defaults(handler=run_odds)
 
 
 def run_odds(args: argparse.Namespace) -> int:
     from .. import api
-    from ..families.chance import odds
 
+    if args.dealer:
+        given = [o for o, v in (("--simulate", args.simulate), ("--svg", args.svg), ("--seat", args.seat)) if v]
+        if given:
+            raise InputError(f"--dealer prints the banker's table alone: leave out {' and '.join(given)}")
     layout = api.load_layout(args.layout, None, args.settings)
     family = family_of(layout)
     if not isinstance(layout, odds.ChanceLayout):
@@ -49,29 +75,57 @@ def run_odds(args: argparse.Namespace) -> int:
     if args.dealer:
         table = odds.dealer_table(layout)
         if args.json:
-            emit(json.dumps(table), args.out)
+            emit(json.dumps({"layout": layout.name, "decks": layout.decks, "by_up_card": table}), args.out)
         else:
             emit(format_dealer(layout, table), args.out)
         return 0
-    with _bar("odds", "starts") as bar:
-        rep = odds.report(layout, seat, bar)
+    if args.svg and not isinstance(layout.rules, odds.TwentyOne):
+        raise InputError(f"--svg: layout {layout.name!r} has no strategy by total and up-card to draw")
+    clock = _Clock(args.timeout)
+    try:
+        with _bar("odds", "starts") as bar:
+            rep = odds.report(layout, seat, bar, clock.check)
+    except odds.Stopped as e:
+        what = f"{layout.name}: unknown ({e}): the exact odds are not finished; --timeout 0 for no limit"
+        emit(json.dumps({"layout": layout.name, "seat": seat or layout.seats[0], "decks": layout.decks,
+                         "expectation": None, "reason": str(e)}) if args.json else what, args.out)
+        return EXIT_CODES["unknown"]
     if args.simulate:
-        if args.simulate > 10_000_000:
-            raise InputError(f"--simulate: expected at most 10000000 rounds, got {args.simulate}")
         with _bar("simulating", "rounds") as bar:
-            rep["simulation"] = odds.simulate(layout, rep, args.simulate, args.seed, bar)
+            rep["simulation"] = odds.simulate(layout, rep, args.simulate, args.sim_seed, bar, clock.check)
     rep.pop("_odds", None)
     if args.json:
         emit(json.dumps(rep), args.out)
     elif args.svg:
-        if "cells" not in rep["strategy"] or "legend" not in rep["strategy"]:
-            raise InputError(f"--svg: layout {layout.name!r} has no strategy by total and up-card to draw")
         from ..draw.odds import strategy_svg
 
         emit(strategy_svg(rep), args.out)
     else:
         emit(format_report(rep), args.out)
-    return 0
+    sim = rep.get("simulation")
+    if sim is not None and not sim["agrees"]:
+        off = "every round alike" if sim["standard_errors_off"] is None else \
+            f"{abs(sim['standard_errors_off']):.1f} standard errors from"
+        raise SimulationDisagrees(f"the simulation disagrees with the exact odds: its mean {100 * sim['mean']:+.4f}% "
+                                  f"is {off} the exact {100 * rep['expectation']:+.6f}% (at most {odds.AGREE_SE} "
+                                  "standard errors expected; a bug: please report it)")
+    return EXIT_CODES["unknown"] if sim is not None and sim["stopped"] else 0
+
+
+class _Clock:
+    """``--timeout``: ``check`` raises ``odds.Stopped`` once the time is up."""
+
+    def __init__(self, timeout: float | None):
+        self.timeout = timeout
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+
+    def check(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise odds.Stopped(f"timeout {self.timeout:g} s")
+
+
+class SimulationDisagrees(EngineDisagreement):
+    """The rounds played disagree with the exact expectation: exit 4, as two engines that disagree."""
 
 
 class _bar:
@@ -100,7 +154,7 @@ class _bar:
 
 def format_dealer(layout: Any, table: dict[str, dict[str, float]]) -> str:
     keys = list(next(iter(table.values())))
-    lines = [f"{layout.title}: the banker's final total by up-card, before he looks for a natural", "",
+    lines = [f"{layout.name}: the banker's final total by up-card, before he looks for a natural", "",
              "up   " + "".join(f"{k:>10}" for k in keys)]
     for up, row in table.items():
         lines.append(f"{up:<5}" + "".join(f"{row[k]:>10.6f}" for k in keys))
@@ -132,7 +186,10 @@ def format_report(rep: dict[str, Any]) -> str:
     if "simulation" in rep:
         s = rep["simulation"]
         lines.append("")
-        lines.append(f"simulated {s['rounds']} rounds (seed {s['seed']}): mean {100 * s['mean']:+.4f}%, 95% interval "
-                     f"{100 * s['low']:+.4f}% .. {100 * s['high']:+.4f}%"
-                     + ("" if s["contains_expectation"] else "  (the exact value lies outside)"))
+        cut = f" (stopped: {s['stopped']})" if s["stopped"] else ""
+        lines.append(f"simulated {s['rounds']} rounds{cut} (--sim-seed {s['seed']}): mean {100 * s['mean']:+.4f}%, 95% "
+                     f"interval {100 * s['low']:+.4f}% .. {100 * s['high']:+.4f}%; "
+                     + ("no spread" if s["standard_errors_off"] is None else
+                        f"{s['standard_errors_off']:+.2f} standard errors from the exact value")
+                     + ("" if s["agrees"] else f": DISAGREES (more than {odds.AGREE_SE})"))
     return "\n".join(lines)

@@ -18,16 +18,18 @@ from ..files import RESULT_LIMIT, parse_json, read_text, shown
 from ..limits import Limits
 from ..live import LiveLine
 from ..options import (
+    DEFAULT_TIMEOUT,
     add_deal_source,
     add_layout,
     add_settings,
+    add_timeout,
+    fit_memory,
     load,
     memory_size,
-    nonnegative_int,
+    node_count,
     positive_workers,
     random_seed,
     recorded_layout,
-    seconds_or_none,
     workers,
 )
 from ..result import EXIT_BAD_INPUT, EXIT_DISAGREEMENT, Result
@@ -50,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a game of chance: the side the verdict is for (player or banker; casino: elder or "
                         "dealer; default the first)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the result contract)")
-    add_limits(p, DEFAULT_TIMEOUT)
+    add_limits(p, "the search")
     add_core(p)
     p.add_argument("--workers", type=workers, default=None, metavar="K",
                    help="CP-SAT search workers (default: CP-SAT's own choice; in --engine portfolio, 1)")
@@ -64,14 +66,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "reduced deals: it keeps every state it meets; --max-nodes bounds them)")
     p.set_defaults(handler=run_solve)
 
-    p = sub.add_parser("verify", help="replay a result's solution and check every move")
+    p = sub.add_parser("verify", help="replay a result's solution and check every move",
+                       description="Replay a result's solution (`patience solve --json`) move by move through the "
+                                   "layout's referee, and check its deal (the seed's deal when it names a seed) and "
+                                   "its rules fingerprint. Exit code 0 when every move is legal and the line ends as "
+                                   "the verdict says; 2 naming the first illegal move or the first wrong key.")
     p.add_argument("result", help="a result JSON file written by `patience solve --json`")
     p.add_argument("--layout", help="the layout (default: the one the result names)")
     add_settings(p)
     p.set_defaults(handler=run_verify)
 
 
-DEFAULT_TIMEOUT = 60.0  # seconds: `patience solve` stops by itself unless told --timeout 0
 # `patience solve`'s engine: one deal on every core (README, "Engines: one process or several").
 DEFAULT_ENGINE = "portfolio"
 
@@ -88,12 +93,9 @@ def engines_epilog() -> str:
     return "engines:\n" + "\n".join(f"  {name:<{width}}  {text}" for name, text in DESCRIPTIONS.items())
 
 
-def add_limits(p: argparse.ArgumentParser, default_timeout: float | None = None) -> None:
-    p.add_argument("--max-nodes", type=nonnegative_int, metavar="N", help="stop after N search nodes")
-    when = (f"default {default_timeout:g}; 0: no time limit" if default_timeout is not None
-            else "default: no time limit")
-    p.add_argument("--timeout", type=seconds_or_none, default=default_timeout, metavar="SECONDS",
-                   help=f"stop after this many seconds, answering unknown ({when})")
+def add_limits(p: argparse.ArgumentParser, what: str, default_timeout: float = DEFAULT_TIMEOUT) -> None:
+    p.add_argument("--max-nodes", type=node_count, metavar="N", help=f"stop {what} after N search nodes")
+    add_timeout(p, what, default_timeout)
     p.add_argument("--max-memory", type=memory_size, metavar="SIZE",
                    help="bound the transposition table (e.g. 500M, 2G; at least 1M); the oldest half is "
                         "dropped when full, which costs time, never a verdict")
@@ -107,7 +109,7 @@ def add_core(p: argparse.ArgumentParser) -> None:
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
-    return Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=args.max_memory)
+    return Limits(max_nodes=args.max_nodes, timeout=args.timeout, max_memory=fit_memory(args.max_memory))
 
 
 def engine_options(args: argparse.Namespace) -> dict:
@@ -222,7 +224,7 @@ def run_verify(args: argparse.Namespace) -> int:
     result = Result.from_json(read_result(args.result), path)
     problem = api.verify(result, recorded_layout(args, result.layout, result.max_rank))
     if problem is not None:
-        print(f"patience: {path}: {problem}", file=sys.stderr)
+        print(f"patience: error: {path}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if result.seat is not None:
         ends = f"at {result.score}" if result.score is not None else "on the verdict's side"

@@ -6,12 +6,11 @@ table.  It checks nothing: a solution is replayed by the referee before it is
 drawn (``patience view`` verifies first), and an engine's ``won`` has been
 replayed already.  It shares nothing with the engines.
 
-A move ``{"card", "from", "to"[, "count"]}`` moves ``count`` cards from the
-top of ``from`` onto ``to``, with the table's few special cases:
+A move ``{"card", "from", "to"[, "count"]}`` lands as the move table says its kind
+lands (``solver/moves.py``, ``land``: ``count`` cards from the top of ``from`` onto
+``to``, a turn of the stock, a redeal, a row dealt onto columns), with the table's
+few special cases:
 
-- ``stock -> waste`` turns ``count`` cards, first turned first; ``waste ->
-  stock`` turns the whole waste back (a redeal); ``stock -> reserve`` deals
-  one card onto each of the first ``count`` reserve columns (Twenty's rows).
 - a stock card is the first in the stock's list; with ``reserve.access =
   "first"`` a reserve column gives its first-placed card.
 - a tableau column's face-down card turns up when it becomes the top card;
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import deal as deals
+from .. import moves
 
 SUITS = "CDHS"
 
@@ -61,8 +61,15 @@ def is_peg(layout: Any) -> bool:
     return bool(layout.family == "peg")
 
 
+def is_spread(layout: Any) -> bool:
+    """The families with a layout of their own (Accordion's row, Gaps' grid): they name their stacks."""
+    return layout.family in ("accordion", "gaps")
+
+
 def stack_names(layout: Any) -> list[str]:
     """Every stack of a card layout, in the order the pictures list them."""
+    if is_spread(layout):
+        return list(layout.stack_names())
     names = []
     if layout.stock.turn != "none" or "stock" in deals.expected_counts(layout):
         names.append("stock")
@@ -93,6 +100,8 @@ def start(layout: Any, deal: dict[str, Any]) -> Any:
             table.stacks[f"foundation:{SUITS.index(cards[0][1])}"] = list(cards)
         else:
             table.stacks.setdefault(stack, []).extend(cards)
+    if is_spread(layout):
+        return table
     for i, fd in enumerate(layout.tableau.face_down):
         table.face_down[f"tableau:{i}"] = min(fd, max(0, len(table.stacks[f"tableau:{i}"]) - 1))
     _fill_spaces(layout, table)
@@ -105,27 +114,11 @@ def play(layout: Any, table: Any, move: dict[str, Any]) -> Step:
         return _jump(layout, table, move)
     t = table.copy()
     s = t.stacks
-    src, dst, n = move["from"], move["to"], move.get("count", 1)
-    if src == "stock" and dst == "waste":
-        s["waste"] += s["stock"][:n]
-        del s["stock"][:n]
-    elif src == "waste" and dst == "stock":
-        s["stock"], s["waste"] = s["waste"], []
-        n = len(s["stock"])
-    elif src == "stock" and dst == "reserve":  # a row dealt onto the reserve columns
-        for i in range(n):
-            s[f"reserve:{i}"].append(s["stock"].pop(0))
-        return Step(t, src, tuple((f"reserve:{i}", len(s[f"reserve:{i}"]) - 1) for i in range(n)))
-    else:
-        if src == "stock" or (src.startswith("reserve:") and layout.reserve.access == "first"):
-            group = [s[src].pop(0)]
-        else:
-            group = s[src][len(s[src]) - n:]
-            del s[src][len(s[src]) - n:]
-        if src in t.face_down and s[src] and len(s[src]) == t.face_down[src]:
-            t.face_down[src] -= 1  # the top card turns face up
-        s[dst] += group
-    moved = [(dst, len(s[dst]) - n + k) for k in range(n)]
+    src = move["from"]
+    moved = moves.land(s, move, lambda stack: stack == "stock" or (stack.startswith("reserve:")
+                                                                   and layout.reserve.access == "first"))
+    if src in t.face_down and s[src] and len(s[src]) == t.face_down[src]:
+        t.face_down[src] -= 1  # the top card turns face up
     moved += _fill_spaces(layout, t)
     return Step(t, src, tuple(moved))
 
@@ -133,7 +126,7 @@ def play(layout: Any, table: Any, move: dict[str, Any]) -> Step:
 def _fill_spaces(layout: Any, table: Table) -> list[tuple[str, int]]:
     """Canfield: the reserve's top card fills each empty column at once."""
     filled: list[tuple[str, int]] = []
-    if layout.tableau.spaces != "reserve-then-any":
+    if is_spread(layout) or layout.tableau.spaces != "reserve-then-any":
         return filled
     reserve = table.stacks["reserve:0"]
     for i in range(layout.tableau.count):

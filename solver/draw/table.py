@@ -77,6 +77,10 @@ def column_height(table: Table, stack: str) -> float:
 
 def plan(layout: Any, tables: list[Table], top: float = 0) -> Plan:
     """The plan of a card layout for ``tables`` (its positions), starting ``top`` units down."""
+    if layout.family == "accordion":
+        return _row_plan(layout, top)
+    if layout.family == "gaps":
+        return _grid_plan(layout, top)
     tall = {s: max(column_height(t, s) for t in tables) for s in stack_names(layout)}
     if layout.family == "reserve":
         return _reserve_plan(layout, tall, top)
@@ -200,6 +204,44 @@ def _tableau_plan(layout: Any, tall: dict[str, float], top: float) -> Plan:
             p.slots[name] = Slot(name, cx, y + LABEL, "down")
         y += LABEL + max(tall[n] for n in names) + 10
     p.width, p.height = width, y + MARGIN - 10
+    return p
+
+
+def _row_plan(layout: Any, top: float) -> Plan:
+    """Accordion: the row of piles in lines of 13, left to right, each pile squared with its size."""
+    p = Plan(0, 0)
+    per_line = 13
+    names = layout.stack_names()
+    y = top + MARGIN
+    for line in range(0, len(names), per_line):
+        for k, name in enumerate(names[line:line + per_line]):
+            cx = MARGIN + k * PITCH
+            p.decor.append(text(cx + W / 2, y + 10, name.split(":")[1], size=10, fill=DIM, anchor="middle"))
+            p.slots[name] = Slot(name, cx, y + LABEL, count=True)
+        y += LABEL + H + LABEL + 8
+    p.width = 2 * MARGIN + min(per_line, len(names)) * PITCH - GAP
+    p.height = y + MARGIN - 8
+    return p
+
+
+def _grid_plan(layout: Any, top: float) -> Plan:
+    """Gaps: four rows of places, a two's ghost at each row's left end."""
+    p = Plan(0, 0)
+    width = layout.max_rank
+    y = top + MARGIN + LABEL
+    for c in range(width):
+        p.decor.append(text(MARGIN + 24 + c * PITCH + W / 2, y - 5, str(c), size=10, fill=DIM, anchor="middle"))
+    for r in range(4):
+        p.decor.append(text(MARGIN, y + H / 2 + 4, str(r), size=10, fill=DIM))
+        for c in range(width):
+            ghost = ""
+            if c == 0:
+                ghost = "2" + (SUIT_TEXT[layout.row_suits[r]] if layout.row_suits else "")
+            p.slots[f"grid:{r}:{c}"] = Slot(f"grid:{r}:{c}", MARGIN + 24 + c * PITCH, y, ghost=ghost,
+                                            ghost_red=bool(layout.row_suits) and layout.row_suits[r] in "DH")
+        y += H + GAP
+    p.width = MARGIN + 24 + width * PITCH - GAP + MARGIN
+    p.height = y - GAP + MARGIN
     return p
 
 

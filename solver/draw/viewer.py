@@ -19,7 +19,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..analysis import Analysis
+from ..analysis_record import Analysis
 from ..result import Result
 from . import Drawing, caption, glyphs, steps
 from .replay import Step, play

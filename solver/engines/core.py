@@ -2,14 +2,16 @@
 
 The compiled core is two kinds of extension module, built by ``pip install .``
 when a C compiler is there (``setup.py``): the compiled DFS
-(``solver.engines._dfs``) and each family's compiled position
-(``solver/families/<family>/_core.pyx``, over ``solver.families.core``).  Without
-them everything runs in pure Python, the same search node for node, only slower.
+(``solver.engines._dfs``) and each family's compiled position, over
+``solver.families.core``: one source compiled (``solver/families/hole/position.py``,
+``solver/families/tableau/position.py``) or hand-written (``solver/families/reserve/_core.pyx``).
+Without them everything runs in pure Python, the same search node for node, only slower.
 
 ``--core`` chooses: ``auto`` (the default) runs the compiled core where the
 deal's family has one and the extension is built, else the Python one;
 ``compiled`` insists on it (bad input when it cannot); ``python`` runs the
-reference.
+Python DFS over the family's start position (a one-source position is compiled
+there too where it is built: one source has no separate reference).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ..errors import UnsupportedError
+from ..errors import InputError, UnsupportedError
 from ..families import AnyLayout, family_of
 from ..families.base import GamePosition
 from ..limits import Limits
@@ -73,7 +73,13 @@ class Search:
         compiled = compiled_search_type()
         if compiled is not None and isinstance(pos, compiled[1]):
             entries = (limits.max_memory or TABLE_BYTES) // ENTRY_BYTES
-            self.core = compiled[0](pos, entries, limits.max_nodes, self._core_tick)
+            try:
+                self.core = compiled[0](pos, entries, limits.max_nodes, self._core_tick)
+            except MemoryError:
+                if limits.max_memory is None:
+                    raise
+                raise InputError(f"--max-memory: no room here for a table of {limits.max_memory >> 20} MiB "
+                                 "(the compiled minimax allocates it whole at the start): give less") from None
 
     def table_size(self) -> int:
         return self.core.stored if self.core is not None else len(self.table)

@@ -27,7 +27,9 @@ from ..result import Result, Verdict
 
 
 class Position(Protocol):
-    history: list[Any]  # the moves played since the deal, oldest first
+    @property
+    def history(self) -> list[Any]:
+        """The moves played since the deal, oldest first."""
 
     @property
     def learns(self) -> bool:
@@ -203,13 +205,21 @@ def replay_moves(game: Referee, solution: list[dict[str, Any]]) -> str | None:
     return game.unfinished()
 
 
+def _claims_no_toml(data: dict[str, Any]) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class LayoutReader:
-    """One kind of layout file: whether parsed TOML is of this kind, and how to read it.
-    (Card layouts are one kind, shared by the card families; peg boards another.)"""
+    """One kind of layout file, and how to read it: TOML that ``claims`` says is of this kind, read
+    by ``parse`` (card layouts, shared by the card families; peg boards; games of chance), or a
+    format of its own, told by the file name's ending (``suffix``) and read whole by ``read``
+    (Solvitaire's rules, ``.json``, registered in ``solver.families``)."""
 
-    claims: Callable[[dict[str, Any]], bool]
-    parse: Callable[[dict[str, Any], str, str], Any]  # (data, where, name) -> layout
+    claims: Callable[[dict[str, Any]], bool] = _claims_no_toml
+    parse: Callable[[dict[str, Any], str, str], Any] | None = None  # (data, where, name) -> layout
+    suffix: str = ""
+    read: Callable[[str, tuple[str, ...]], Any] | None = None  # (path, settings) -> layout
 
 
 class GameFamily(ABC):
@@ -283,6 +293,12 @@ class GameFamily(ABC):
         the family has none or its extension module is not built."""
         raise UnsupportedError(f"layout {layout.name!r}: the {self.name} family has no compiled core; "
                                "use --core python")
+
+    def cpsat_seat(self, layout: Any) -> bool:
+        """Whether CP-SAT takes the portfolio's second seat on ``layout``, ahead of the shaken DFS
+        (``engines/parallel.py``): only where the family's model is exact and measured to decide
+        deals the DFS leaves open.  Answered without importing OR-Tools (the first part waits on it)."""
+        return False
 
     def cpsat_model(self, layout: Any) -> type[Model]:
         """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the

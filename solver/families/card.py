@@ -2,7 +2,8 @@
 
 The debutante family (``reserve``), the hole games and the tableau games all read
 the same layout files (``solver.layout``) and deal them the same way
-(``solver.deal``); they differ in their positions, referees and CP-SAT models.
+(``solver.shuffles``, ``solver.deal``; Solvitaire's deal files too, ``DEAL_READERS``);
+they differ in their positions, referees and CP-SAT models.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .. import deal as deals
-from .. import positions
+from .. import positions, shuffles, solvitaire
 from ..describe import describe
 from ..errors import SeedError, UnsupportedError
 from ..layout import Layout, parse
@@ -18,6 +19,9 @@ from ..positions import Snapshot
 from .base import GameFamily, LayoutReader
 
 Deal = deals.Deal
+
+# The outside forms of a deal file the card families read besides their own (``deal.from_json``).
+DEAL_READERS = (deals.DealReader(claims=solvitaire.is_solvitaire_deal, read=solvitaire.deal_from_json),)
 
 
 class CardFamily(GameFamily):
@@ -30,18 +34,18 @@ class CardFamily(GameFamily):
         return None if layout.max_rank == 13 else layout.max_rank
 
     def seed_range(self, layout: Layout) -> tuple[int, int] | None:
-        return deals.seed_range(layout)
+        return shuffles.seed_range(layout)
 
     def deal_from_seed(self, layout: Layout, seed: int | None) -> Deal:
         if seed is None:
             raise SeedError(f"layout {layout.name!r}: expected a seed (--seed N) or a deal file (--deal FILE)")
-        return deals.from_seed(layout, seed)
+        return shuffles.from_seed(layout, seed)
 
     def read_deal(self, layout: Layout, path: str) -> Deal:
-        return deals.read(path, layout)
+        return deals.read(path, layout, DEAL_READERS)
 
     def deal_from_json(self, layout: Layout, obj: Any, where: str) -> Deal:
-        return deals.from_json(obj, layout, where)
+        return deals.from_json(obj, layout, where, DEAL_READERS)
 
     def deal_to_json(self, layout: Layout, deal: Deal) -> dict[str, list[str]]:
         return deals.to_json(deal)

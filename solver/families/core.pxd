@@ -1,18 +1,19 @@
-# The C-level interface of a compiled position (issue #15; CORE_SPEC.md).
+# The C-level interface of a compiled position (issue #15), declared for ``core.py`` (one source,
+# compiled in pure-Python mode) and for every module that cimports it.
 #
-# A family's compiled position is a ``cdef class`` deriving from ``CorePosition``
-# (``solver/families/<family>/_core.pyx``); the compiled DFS
-# (``solver/engines/_dfs.pyx``) drives it through the C methods below, and tests,
-# perft and the pure-Python DFS drive it through the Python methods of
-# ``core.pyx``, which mirror the reference position's with int moves.
+# A family's compiled position is a ``cdef class`` deriving from ``CorePosition``: a one-source
+# position (``solver/families/hole/position.py``, ``solver/families/tableau/position.py``;
+# ``solver/families/README.md``, "One source") or a hand-written ``solver/families/reserve/_core.pyx``.  The compiled DFS
+# (``solver/engines/_dfs.pyx``) drives it through the C methods below, and tests, perft and the
+# pure-Python DFS through the Python methods of ``core.py``, with int moves.
 #
 # A subclass implements: legal, forced, push, pop, won, dead, write_key, and
-# the Python methods move_json, reference_move, state; it sets the class
-# attribute DEAD_REASONS.  Its push ends with ``self.record(move)`` and its pop
+# the Python methods move_json, state (and reference_move, for a hand-written core); it sets
+# the class attribute DEAD_REASONS.  Its push ends with ``self.record(move)`` and its pop
 # starts with ``move = self.unrecord()``, so that ``ply`` and ``history`` are
 # kept here, once.
 
-from libc.stdlib cimport realloc
+from libc.stdlib cimport free, realloc
 
 
 cdef enum:
@@ -59,7 +60,7 @@ cdef class CorePosition:
     # of claim (0 when it claims nothing).
     cdef public bint learns  # the engine may search without learning first (``dfs.run_dfs``)
     cdef public bint strong_bounds  # the costly bounds, off with learning in that first search
-    cdef int horizons[2]
+    cdef readonly (int, int) horizons  # Python: a tuple
 
     # The legal moves, best first, in exactly the order of the reference's
     # ``legal_moves()``, as codes written to ``out`` (room for MAX_MOVES); the count.

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from dataclasses import replace  # noqa: E402
 
 from solver import deal as deals  # noqa: E402
+from solver import shuffles  # noqa: E402
 from solver.families import load_layout  # noqa: E402
 from solver.layout import Layout  # noqa: E402
 from solver.schema import builtin_names  # noqa: E402
@@ -64,15 +65,15 @@ def golden_layout(k: str) -> Layout:
 
 
 def card_layouts() -> list[str]:
-    return [n for n in builtin_names() if load_layout(n).family not in ("peg", "chance")]
+    return [n for n in builtin_names() if isinstance(load_layout(n), Layout)]  # the card schema's layouts
 
 
 def entry(k: str) -> dict[str, Any]:
     """The golden record of one key: its generator and its deals."""
     lay = golden_layout(k)
     return {
-        "generator": deals.generator(lay),
-        "deals": {str(s): deals.to_json(deals.from_seed(lay, s)) for s in SEEDS},
+        "generator": shuffles.generator(lay),
+        "deals": {str(s): deals.to_json(shuffles.from_seed(lay, s)) for s in SEEDS},
     }
 
 

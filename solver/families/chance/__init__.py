@@ -10,7 +10,8 @@ questions, two searches:
 - an unknown shuffle (``patience odds blackjack``): the seat's exact expectation
   under best play (``odds``).
 
-- ``rules``: the rule tables; ``layout``: the layout reader and the deals.
+- ``rules``: the rule tables; ``layout``: the layout reader and the deals; ``games``: what plays
+  each game (its position, its referee's replay), by the layout's ``game``.
 - ``position``: Vingt-un & co. and Lansquenet on a known shuffle; ``casino``: Casino, and
   ``_casino`` the same compiled (Cython, ``compiled_game``).
 - ``twentyone``, ``odds``: the exact expectations.
@@ -27,7 +28,6 @@ from ...errors import UnsupportedError
 from ...result import Result
 from ..base import GameFamily, GamePosition, LayoutReader, Position
 from .layout import ChanceLayout, Deal, parse
-from .rules import Casino, Lansquenet
 
 
 class ChanceFamily(GameFamily):
@@ -93,29 +93,22 @@ class ChanceFamily(GameFamily):
         return seat
 
     def game_position(self, layout: ChanceLayout, deal: Deal, seat: str) -> GamePosition:
+        from .games import PLAYS
         from .layout import check_finite
 
         check_finite(layout)
         seat = self.check_seat(layout, seat)
-        rules = layout.rules
-        if isinstance(rules, Casino):
-            from .casino import CasinoGame
-
-            return CasinoGame(rules, deal, seat)
-        from .position import LansquenetRound, TwentyOneRound
-
-        if isinstance(rules, Lansquenet):
-            return LansquenetRound(rules, deal, seat)
-        return TwentyOneRound(rules, deal, seat)
+        return PLAYS[layout.game].position(layout.rules, deal, seat)
 
     def compiled_game(self, layout: ChanceLayout, deal: Deal, seat: str) -> GamePosition:
         """Casino compiled (``_casino.CasinoCore``), one pack; the other games are decided in well
         under a second by the Python positions and have no compiled one."""
+        from .games import PLAYS
         from .layout import check_finite
 
         check_finite(layout)
         seat = self.check_seat(layout, seat)
-        if not isinstance(layout.rules, Casino):
+        if not PLAYS[layout.game].compiled:
             raise UnsupportedError(f"layout {layout.name!r}: only Casino has a compiled game; use --core python")
         if len(set(deal)) != len(deal):
             raise UnsupportedError(f"layout {layout.name!r}: the compiled Casino plays one pack; use --core python")
@@ -127,15 +120,9 @@ class ChanceFamily(GameFamily):
 
     def _referee(self, layout: ChanceLayout, deal: Deal, seat: str,
                  line: list[dict[str, Any]]) -> tuple[str | None, Fraction]:
-        from .referee import replay_casino, replay_lansquenet, replay_twenty_one
+        from .games import PLAYS
 
-        pack = cards.names(deal)
-        rules = layout.rules
-        if isinstance(rules, Casino):
-            return replay_casino(rules, pack, seat, line)
-        if isinstance(rules, Lansquenet):
-            return replay_lansquenet(rules, pack, seat, line)
-        return replay_twenty_one(rules, pack, seat, line)
+        return PLAYS[layout.game].replay(layout.rules, cards.names(deal), seat, line)
 
     def replay(self, layout: ChanceLayout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         """None if the line is legal and plays the round to its end."""

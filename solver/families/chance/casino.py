@@ -105,8 +105,9 @@ def classes(r: Casino, cs: tuple[int, ...]) -> tuple[tuple[int, bool, int], ...]
 class CasinoGame:
     """The game from the deal to the end; ``seat`` ``elder`` or ``dealer``.
 
-    The verdict is the sign of the score (``sign_only``): the engine decides it by two null-window
-    searches, far fewer positions than the exact score, which it closes in on only when asked.
+    The verdict is the sign of the score (``sign_only``): the engine decides it by one search of the
+    window (-1, 1) (``minimax.Search.sign``), far fewer positions than the exact score, which it
+    closes in on only when asked.
     """
 
     integral = True

@@ -72,7 +72,7 @@ def deal_from_seed(layout: ChanceLayout, seed: int | None) -> Deal:
     check_finite(layout)
     lo, hi = SEEDS
     if not lo <= seed <= hi:
-        raise SeedError(f"seed {seed}: expected an integer {lo}..{hi} for layout {layout.name!r}")
+        raise SeedError.outside(seed, lo, hi, layout.name)
     from pysol_cards.cards import createCards
     from pysol_cards.random import shuffle
     from pysol_cards.random_base import RandomBase

@@ -193,15 +193,15 @@ class TwentyOneRound:
          self.next) = self._undo.pop()
         return self.history.pop()
 
-    def score(self) -> Fraction:
-        """The seat's result in stakes (a drawn game, Quinze's both bust, counts 0)."""
+    def settlements(self) -> list[tuple[int, Fraction | None]]:
+        """Each hand's stake and what it settles for the player per stake (None: a drawn game)."""
         b = self._outcome(self.banker)
         split = len(self.hands) > 1
-        total = Fraction(0)
-        for hand, stake in zip(self.hands, self.stakes):
-            got = settle(self.r, self._outcome(hand, split), b)
-            total += stake * (got or 0)
-        return self.sign * total
+        return [(stake, settle(self.r, self._outcome(hand, split), b)) for hand, stake in zip(self.hands, self.stakes)]
+
+    def score(self) -> Fraction:
+        """The seat's result in stakes (a drawn game, Quinze's both bust, counts 0)."""
+        return self.sign * sum((stake * Fraction(got or 0) for stake, got in self.settlements()), Fraction(0))
 
     def banked(self) -> Fraction:
         return Fraction(0)

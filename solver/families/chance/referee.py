@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ...files import json_text
 from .rules import Casino, Lansquenet, TwentyOne, ratio
 
 Line = list[dict[str, Any]]
@@ -91,13 +92,14 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
         action = m.get("action")
         if action == "stand":
             if m.get("from") != who:
-                return wrong(f"expected the player's hand {i} to move, got {m.get('from')!r}")
+                return wrong(f"expected the player's hand {i} to move, got {json_text(m.get('from'))}")
             i += 1
         elif action in ("hit", "double"):
             if aces_split and not rules.hit_split_aces:
                 return wrong("a split ace takes one card")
             if m.get("card") != pack[pos] or m.get("to") != who:
-                return wrong(f"expected {pack[pos]} to {who}, got {m.get('card')!r} to {m.get('to')!r}")
+                return wrong(f"expected {pack[pos]} to {who}, got {json_text(m.get('card'))} to "
+                             f"{json_text(m.get('to'))}")
             if action == "double":
                 hard = sum(_points(c, False, 0) for c in hand.cards)
                 allowed = {"none": False, "any-two": True, "9-11": 9 <= hard <= 11, "10-11": 10 <= hard <= 11}
@@ -113,12 +115,12 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
                 return wrong("only a pair may be split, into at most split_hands hands")
             moved = hand.cards.pop()
             if m.get("card") != moved:
-                return wrong(f"expected the split card {moved}, got {m.get('card')!r}")
+                return wrong(f"expected the split card {moved}, got {json_text(m.get('card'))}")
             hand.after_split = True
             hands.insert(i + 1, _Hand(rules, [moved], after_split=True))
             hand.cards.append(deal())
         else:
-            return wrong(f"expected stand, hit, double or split, got {action!r}")
+            return wrong(f"expected stand, hit, double or split, got {json_text(action)}")
         k += 1
     # the banker
     all_bust = all(h.bust() for h in hands)
@@ -132,14 +134,14 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
                 return "the line ends before the banker is finished", Fraction(0)
             m = line[k]
             if m.get("from") not in ("pack", "banker") or m.get("to") != "banker":
-                return wrong(f"expected the banker to move, got {m!r:.60}")
+                return wrong(f"expected the banker to move, got {json_text(m)}")
             if m.get("action") == "stand":
                 if rules.banker_play == "rule":
                     return wrong("the banker's rule makes him draw here")
                 k += 1
                 break
             if m.get("action") != "hit" or m.get("card") != pack[pos]:
-                return wrong(f"expected the banker to draw {pack[pos]}, got {m!r:.60}")
+                return wrong(f"expected the banker to draw {pack[pos]}, got {json_text(m)}")
             banker.cards.append(deal())
             k += 1
     if k != len(line):
@@ -151,27 +153,32 @@ def replay_twenty_one(rules: TwentyOne, pack: list[str], seat: str, line: Line) 
 
 
 def _settle(r: TwentyOne, h: _Hand, b: _Hand) -> Fraction:
-    """The rules of payment in words: a player's bust pays at once (or, if the banker busts too and
-    the rules say so, the game is drawn); naturals pay their rate; the target pays its rate; the
-    higher total under the target wins a stake; equal totals as ``ties`` says."""
+    """What the player's hand ``h`` wins (negative: pays) against the banker's ``b``, per stake, by
+    the rules in words (``layouts/README.md``, "Games of chance"; ``docs/rules/``):
+
+    - a player over the target pays his stake at once, whatever the banker holds later, unless
+      the rules call it a drawn game when the banker goes over too (``both_bust``; 0 here);
+    - else the better hand wins: a natural beats every other hand, then the higher total, and a
+      banker over the target holds none;
+    - hands as good as each other: two naturals as ``natural_tie`` says, equal totals as ``ties``
+      says (one stake, or none);
+    - the winner is paid at his hand's rate: a natural's, the target total's, else one stake."""
     if h.bust():
         return Fraction(0) if (b.bust() and r.both_bust == "draw") else Fraction(-1)
-    if h.natural() and b.natural():
-        return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
+
+    def worth(x: _Hand) -> tuple[int, int]:
+        return (-1, 0) if x.bust() else (int(x.natural()), x.count())
+
+    def rate(x: _Hand, natural: str, target: str) -> Fraction:
+        return ratio(natural) if x.natural() else ratio(target) if x.count() == r.target else Fraction(1)
+
+    if worth(h) > worth(b):
+        return rate(h, r.natural_pays, r.target_pays)
+    if worth(h) < worth(b):
+        return -rate(b, r.banker_natural_collects, r.target_collects)
     if h.natural():
-        return ratio(r.natural_pays)
-    if b.natural():
-        return -ratio(r.banker_natural_collects)
-    mine, his = h.count(), b.count()
-    if b.bust():
-        return ratio(r.target_pays) if mine == r.target else Fraction(1)
-    if mine == his:
-        return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
-    if mine == r.target:
-        return ratio(r.target_pays)
-    if his == r.target:
-        return -ratio(r.target_collects)
-    return Fraction(1) if mine > his else Fraction(-1)
+        return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
+    return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
 
 
 def replay_lansquenet(rules: Lansquenet, pack: list[str], seat: str, line: Line) -> tuple[str | None, Fraction]:
@@ -252,7 +259,7 @@ def replay_casino(rules: Casino, pack: list[str], seat: str, line: Line) -> tupl
         name = ("elder", "dealer")[who]
         card, taken = m.get("card"), m.get("taken", [])
         if m.get("from") != name or card not in hands[who]:
-            return f"move {k + 1}: expected a card from the {name}'s hand, got {m!r:.60}", Fraction(0)
+            return f"move {k + 1}: expected a card from the {name}'s hand, got {json_text(m)}", Fraction(0)
         if not isinstance(taken, list) or any(c not in table for c in taken) or len(set(taken)) != len(taken):
             return f"move {k + 1}: takes cards that are not on the table", Fraction(0)
         if not groups_ok(card, list(taken)):

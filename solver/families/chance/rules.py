@@ -79,6 +79,15 @@ class TwentyOne:
     def natural_possible(self) -> bool:
         return self.naturals and self.hand == 2 and self.ace == "one-or-eleven" and self.target == 21
 
+    def check(self, t: Table) -> None:
+        """The rules that hang together, else a ``LayoutError`` naming the key (``t.fail``)."""
+        if self.banker_play == "rule" and self.stands_on > self.target:
+            raise t.fail("stands_on", f"at most target = {self.target}")
+        if self.upcard and self.hand != 2:
+            raise t.fail("upcard", "false when each side is dealt one card (hand = 1)")
+        if self.split_hands > 1 and self.hand != 2:
+            raise t.fail("split_hands", "1 when each side is dealt one card (hand = 1): no pairs to split")
+
 
 @dataclass(frozen=True)
 class Lansquenet:
@@ -91,6 +100,9 @@ class Lansquenet:
     exempt_first: bool = False  # the privilege: a card of the banker's rank turned next after his own is no loss
 
     SEATS: ClassVar[tuple[str, ...]] = ("player", "banker")
+
+    def check(self, t: Table) -> None:
+        """Every combination of its keys is a game."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +121,20 @@ class Casino:
     ace_points: int = 1  # each ace
 
     SEATS: ClassVar[tuple[str, ...]] = ("elder", "dealer")
+
+    def check(self, t: Table) -> None:
+        """Every deal gives both hands as many cards: the elder plays first, the dealer answers."""
+        h, n = self.hand_size, self.table_cards
+        if (52 - n) % (2 * h) == 0:
+            return
+        if "hand_size" in t.data:
+            fits = [str(k) for k in range(1, RANGES["hand_size"][1] + 1) if (52 - n) % (2 * k) == 0]
+            want = f"a hand size that deals the pack out in whole rounds of two hands with table_cards = {n}: " \
+                   f"{', '.join(fits)} (52 - table_cards a multiple of 2 * hand_size)"
+            raise t.fail("hand_size", want)
+        fits = [str(k) for k in range(RANGES["table_cards"][1] + 1) if (52 - k) % (2 * h) == 0]
+        raise t.fail("table_cards", f"table cards that leave the pack dealt out in whole rounds of two hands of "
+                                    f"hand_size = {h}: {', '.join(fits) or 'none'}")
 
 
 RULE_TYPES: dict[str, type] = {"twenty-one": TwentyOne, "lansquenet": Lansquenet, "casino": Casino}
@@ -143,16 +169,5 @@ def read_rules(game: str, t: Table) -> Any:
         else:
             values[f.name] = t.get(f.name, default, "a ratio such as '3:2' (whole numbers 1..100)", _is_ratio)
     rules = cls(**values)
-    if isinstance(rules, Casino) and (52 - rules.table_cards) % (2 * rules.hand_size):
-        # every deal gives both hands as many cards: the elder plays first, the dealer answers
-        key = "hand_size" if "hand_size" in t.data else "table_cards"
-        raise t.fail(key, f"hand_size {rules.hand_size} and table_cards {rules.table_cards} that deal the pack out "
-                          "in whole rounds of two hands (52 - table_cards a multiple of 2 * hand_size)")
-    if isinstance(rules, TwentyOne):
-        if rules.banker_play == "rule" and rules.stands_on > rules.target:
-            raise t.fail("stands_on", f"at most target = {rules.target}")
-        if rules.upcard and rules.hand != 2:
-            raise t.fail("upcard", "false when each side is dealt one card (hand = 1)")
-        if rules.split_hands > 1 and rules.hand != 2:
-            raise t.fail("split_hands", "1 when each side is dealt one card (hand = 1): no pairs to split")
+    rules.check(t)
     return rules

@@ -376,6 +376,8 @@ class Odds:
                 value = self.stand(NATURAL, c, b0)
             self.decisions[(cards, up)] = Decision("N", {"N": value})
             return value
+        if self.best(hard, ace) > self.r.target:  # dealt past a target below 20: bust at once, no choice
+            return self.after_bust(c, b0)  # (no naturals then: they need the target 21)
         values = self.first(hard, ace, c, b0, self.r.hand == 2)
         if self.r.split_hands > 1 and len(cards) == 2 and cards[0] == cards[1]:
             values["P"] = self.split(cards[0], c, b0)
@@ -465,30 +467,32 @@ class DealerTerms:
         return {o: float(x) for o, x in zip(self.outcomes, dist) if x}
 
 
-def doubled_draw_value(rules: TwentyOne, decks: int, rounds: int = 60) -> tuple[float, int]:
+def doubled_draw_value(rules: TwentyOne, decks: int, rounds: int = 60,
+                       progress: Callable[[int, int], None] | None = None) -> tuple[float, int]:
     """(See below.)  A round drawn half the time or more has no value at double stakes (the stakes
-    grow faster than the game ends): ``UnboundedError``."""
-    return _doubled(rules, decks, rounds)
+    grow faster than the game ends): ``UnboundedError``.  ``progress`` is each evaluation's."""
+    return _doubled(rules, decks, rounds, progress)
 
 
 class UnboundedError(ArithmeticError):
     """A game drawn so often that doubling the stakes each time gives it no finite value."""
 
 
-def _doubled(rules: TwentyOne, decks: int, rounds: int) -> tuple[float, int]:
+def _doubled(rules: TwentyOne, decks: int, rounds: int,
+             progress: Callable[[int, int], None] | None = None) -> tuple[float, int]:
     """The value of a game whose drawn rounds are played again for double stakes (Quinze):
     V = G(2V), G(x) the round's value when a draw is worth x.  For one strategy G is linear,
     A + D x (D the chance of a draw), so two evaluations give the fixed point A / (1 - 2D); a
     third at x = 2V checks that the best strategy there is the same (G(2V) = V).  If not, the
     iteration x <- 2 G(x) goes on from there: G's slope 2D is below 1, so it converges."""
-    g0 = float(Odds(rules, decks, float, 0.0).expectation())
-    g1 = float(Odds(rules, decks, float, 1.0).expectation())
+    g0 = float(Odds(rules, decks, float, 0.0).expectation(progress))
+    g1 = float(Odds(rules, decks, float, 1.0).expectation(progress))
     if 2 * (g1 - g0) >= 1:
         raise UnboundedError(f"a round drawn with chance {g1 - g0:.3f}: no finite value at doubled stakes")
     x = 2 * g0 / (1 - 2 * (g1 - g0))
     v = g0
     for i in range(3, rounds + 3):
-        v = float(Odds(rules, decks, float, x).expectation())
+        v = float(Odds(rules, decks, float, x).expectation(progress))
         if abs(2 * v - x) < 1e-13:
             return v, i
         x = 2 * v

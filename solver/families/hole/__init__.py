@@ -1,7 +1,7 @@
-"""The hole family (Black Hole, Golf): every card goes to one pile, one rank up or down.
+"""The hole family (Black Hole, Golf, Worm Hole): every card goes to one pile, one rank up or down.
 
-- ``position``: the DFS's position, its bounds and forced moves.
-- ``_core``: the same position compiled (Cython), for the compiled DFS.
+- ``position``: the DFS's position, its bounds and forced moves: one source, compiled by Cython
+  where a compiler exists (then the compiled DFS drives it), interpreted otherwise.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model.
 """
@@ -25,13 +25,11 @@ class HoleFamily(CardFamily):
         return HolePosition(layout, deal)
 
     def compiled_position(self, layout: Layout, deal: Deal) -> Position:
-        from .position import HolePosition
+        from .position import COMPILED, HolePosition
 
-        try:
-            from ._core import HoleCore
-        except ImportError as e:
-            raise UnsupportedError(f"the hole family's compiled core is not built ({e})") from None
-        return HoleCore(HolePosition(layout, deal))
+        if not COMPILED:
+            raise UnsupportedError("the hole family's position is not compiled (it runs interpreted)")
+        return HolePosition(layout, deal)
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import HoleModel, check_supported

@@ -6,8 +6,10 @@ one above or one below the rank of the hole's top card, whatever the suits.
 When the layout wraps, the highest rank of the pack and the ace count as next
 to each other.  When the layout turns its stock onto the hole, a move may
 instead take the next stock card (in the order the deal lists the stock) and
-put it on the hole whatever its rank.  The game is won when the columns and
-the stock are empty.
+put it on the hole whatever its rank.  When the layout has free cells (Worm
+Hole), a move may put the top card of a column into an empty cell, and a move
+may take a cell's card to the hole on the same terms as a column's top card.
+The game is won when the columns, the cells and the stock are empty.
 
 This module works on card names and plain lists, and shares nothing with the
 search's move generation.  ``HoleGame`` is the game at one moment, stepped by
@@ -20,6 +22,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ... import cards
+from ...files import json_text
 from ...positions import Snapshot, stack_names
 from ..base import replay_moves
 
@@ -61,14 +64,17 @@ class HoleGame:
                         for i in range(layout.tableau.count)}
         self.stock = [_name(c) for c in deal.get("stock", [])]  # stock[0] turns next
         self.hole = [_name(c) for c in deal.get("hole", [])]
+        self.cells = {f"cell:{i}": [_name(c) for c in deal.get(f"cell:{i}", [])] for i in range(layout.cells.count)}
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
         for stack in deal:
-            if stack not in self.columns and stack not in ("stock", "hole") and deal[stack]:
+            if stack not in self.columns and stack not in self.cells and stack not in ("stock", "hole") and deal[stack]:
                 self.problem = f"the deal has cards on {stack}, which this game does not have"
                 return
         if not self.hole:
             self.problem = "the deal puts no card on the hole"
+        elif any(len(c) > 1 for c in self.cells.values()):
+            self.problem = "the deal puts more than one card in a cell"
         elif self.stock and not self.stock_turns:
             self.problem = "the deal has stock cards but this game never turns the stock"
 
@@ -76,6 +82,7 @@ class HoleGame:
         other = object.__new__(HoleGame)
         other.__dict__.update(self.__dict__)
         other.columns = {k: list(v) for k, v in self.columns.items()}
+        other.cells = {k: list(v) for k, v in self.cells.items()}
         other.stock = list(self.stock)
         other.hole = list(self.hole)
         return other
@@ -83,15 +90,16 @@ class HoleGame:
     def state(self) -> Hashable:
         """Everything that decides what may happen next: the columns, the stock and the hole's
         top card (the cards under it never matter again)."""
-        return (tuple(map(tuple, self.columns.values())), tuple(self.stock), self.hole[-1] if self.hole else "")
+        return (tuple(map(tuple, self.columns.values())), tuple(map(tuple, self.cells.values())), tuple(self.stock),
+                self.hole[-1] if self.hole else "")
 
     def stacks(self) -> dict[str, list[str]]:
         """Every stack by name, bottom card first and the card that leaves next last."""
-        return {**self.columns, "stock": self.stock[::-1], "hole": self.hole}
+        return {**self.columns, **self.cells, "stock": self.stock[::-1], "hole": self.hole}
 
     def position(self) -> Snapshot:
         """The game now, as a position."""
-        stacks = {**self.columns, "stock": self.stock, "hole": self.hole}
+        stacks = {**self.columns, **self.cells, "stock": self.stock, "hole": self.hole}
         return Snapshot({k: tuple(map(cards.parse, stacks[k])) for k in stack_names(self.layout)})
 
     def unfinished(self) -> str | None:
@@ -99,7 +107,7 @@ class HoleGame:
         return f"after move {self.moves}: {left} cards are not on the hole" if left else None
 
     def left(self) -> int:
-        return sum(len(c) for c in self.columns.values()) + len(self.stock)
+        return sum(len(c) for c in self.columns.values()) + sum(len(c) for c in self.cells.values()) + len(self.stock)
 
     def won(self) -> bool:
         return self.problem is None and not self.left()
@@ -110,13 +118,27 @@ class HoleGame:
         if self.problem:
             return f"{at}: {self.problem}"
         if not isinstance(move, dict):
-            return f"{at}: expected an object with card, from and to, got {move!r}"
+            return f"{at}: expected an object with card, from and to, got {json_text(move)}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
         if not isinstance(card, str):
             return f"{at}: no card named"
         card = _name(card)
+        if target in self.cells:
+            if source not in self.columns:
+                return f"{at}: {card} comes from {json_text(source)}; a cell takes a column's top card"
+            column = self.columns[source]
+            if not column or column[-1] != card:
+                return f"{at}: {card} is not on top of {source}"
+            if self.cells[target]:
+                return f"{at}: {target} already holds {self.cells[target][0]}"
+            if move.get("count", 1) != 1:
+                return f"{at}: moves {move.get('count')} cards, but cards move one at a time"
+            self.cells[target].append(column.pop())
+            self.moves += 1
+            return None
         if target != "hole":
-            return f"{at}: {card} goes to {target!r}, but cards only go to the hole"
+            where = "the hole or a cell" if self.cells else "the hole"
+            return f"{at}: {card} goes to {json_text(target)}, but cards only go to {where}"
         if move.get("count", 1) != 1:
             return f"{at}: moves {move.get('count')} cards, but cards move one at a time"
         if source == "stock":
@@ -129,9 +151,9 @@ class HoleGame:
             self.hole.append(self.stock.pop(0))
             self.moves += 1
             return None
-        if source not in self.columns:
-            return f"{at}: {card} comes from {source!r}, which is not a column of this game"
-        column = self.columns[source]
+        if source not in self.columns and source not in self.cells:
+            return f"{at}: {card} comes from {json_text(source)}, which is not a column of this game"
+        column = self.columns[source] if source in self.columns else self.cells[source]
         if not column or column[-1] != card:
             return f"{at}: {card} is not on top of {source}"
         if not _next_to(card, self.hole[-1], self.wrap, self.highest):

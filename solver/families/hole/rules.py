@@ -2,7 +2,7 @@
 
 A card goes to the hole when its rank is next to the rank of the hole's top card,
 whatever the suit; with ``hole.wrap`` the highest rank in play and the ace are next
-to each other too.  The DFS position, its compiled twin and the CP-SAT model read
+to each other too.  The DFS position (compiled or not, one source) and the CP-SAT model read
 this one table; the referee is written apart, from the rules in words.
 """
 

@@ -35,8 +35,8 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ...errors import DealError, InputError, LayoutError
-from ...files import DEAL_LIMIT, parse_json, read_text, shown
-from ...schema import Table, layout_name
+from ...files import DEAL_LIMIT, json_text, parse_json, read_text, shown
+from ...schema import Table, layout_name, toml_text
 from .geometry import HOLE, MAX_COLUMNS, MAX_ROWS, Board
 from .pagoda import Bounds, bounds_for, position_class
 from .position import Goal, PegPosition, Tables
@@ -68,7 +68,7 @@ def _check_shape(t: Table) -> Board:
 def _hole(board: Board, t: Table, key: str, value: Any, what: str) -> int:
     if not isinstance(value, str) or value not in board.index:
         raise LayoutError(f"{t.where}: {t.key(key)}: expected {what} (a hole of the board such as "
-                          f"{board.names[0]!r}), got {value!r}")
+                          f"{board.names[0]!r}), got {toml_text(value)}")
     return board.index[value]
 
 
@@ -186,7 +186,7 @@ class PegLayout:
                 continue
             v = obj[k]
             if not isinstance(v, list) or not all(isinstance(h, str) for h in v):
-                raise DealError(f"{where}: {k}: expected a list of hole names, got {v!r}")
+                raise DealError(f"{where}: {k}: expected a list of hole names, got {json_text(v)}")
             bad = [h for h in v if h not in self.board.index]
             if bad:
                 raise DealError(f"{where}: {k}: {bad[0]!r} is not a hole of {self.name!r}")

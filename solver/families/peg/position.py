@@ -105,7 +105,7 @@ def _move_order(board: Board) -> tuple[list[float], list[list[float]]]:
 
 
 class PegPosition:
-    """A position on a peg board for ``solver.search.dfs``; see ``solver.game.Position``."""
+    """A position on a peg board for the DFS (``solver.engines.dfs``); see ``solver.families.base.Position``."""
 
     learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from ...files import json_text
 from ..base import replay_moves
 
 _NAME = re.compile(r"([a-z])([0-9]+)")
@@ -79,12 +80,12 @@ class PegGame:
         if self.problem:
             return f"move {n}: {self.problem}"
         if not isinstance(move, dict):
-            return f"move {n}: expected an object with 'from' and 'to', got {move!r}"
+            return f"move {n}: expected an object with 'from' and 'to', got {json_text(move)}"
         frm, to = move.get("from"), move.get("to")
         what = f"move {n} ({frm}-{to})"
         board, pegs = self.on_board, self.pegs
         if move.get("card", "peg") != "peg":
-            return f"{what}: expected card 'peg', got {move.get('card')!r}"
+            return f"{what}: expected card 'peg', got {json_text(move.get('card'))}"
         if not isinstance(frm, str) or not isinstance(to, str) or frm not in board or to not in board:
             return f"{what}: not a hole of the board"
         if frm not in pegs:

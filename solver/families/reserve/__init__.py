@@ -5,7 +5,8 @@ Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 - ``position``: the DFS's position, its dominance and bounds.
 - ``_core``: the same position compiled (Cython), for the compiled DFS.
 - ``referee``: an independent replay of a solution, from the rules in words.
-- ``model``: the CP-SAT model.
+- ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
+  every turned card at once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Model, Position, Referee
 from ..card import CardFamily, Deal
+from .rules import grid_supported
 
 
 class ReserveFamily(CardFamily):
@@ -55,9 +57,19 @@ class ReserveFamily(CardFamily):
         """
         return not (layout.stock.turn == "waste" and layout.stock.redeals < 0) and layout.reserve.gaps != "any-top"
 
+    def cpsat_seat(self, layout: Layout) -> bool:
+        """The grid model's layouts: it wins tight deals the DFS leaves open (ground truth,
+        ``benchmarks/results/ground-truth-2026-12-05``), so it takes the second core."""
+        return grid_supported(layout)
+
     def cpsat_model(self, layout: Layout) -> type[Model]:
+        """The grid model where every turned card is placed at once (it finds the wins of tight
+        deals far sooner), the general model otherwise."""
+        from .grid import GridModel
         from .model import ReserveModel, check_supported
 
+        if grid_supported(layout):
+            return GridModel
         check_supported(layout)
         return ReserveModel
 

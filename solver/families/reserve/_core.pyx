@@ -72,7 +72,7 @@ cdef enum:
     TIMED_ROOM = 2
     TIMED_PLY = 8
     PAIR_ROOM = 1
-    PAIR_PLY = 8
+    PAIR_PLY = 0
     TM_MEMO = 1 << 16  # keys ``_timed_memo`` keeps at most
     TM_MAX_CHOICES = 10
     TM_ROUNDS = 3

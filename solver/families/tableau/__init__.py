@@ -1,8 +1,9 @@
 """The tableau family: FreeCell and its relatives, Klondike, Canfield, Baker's Dozen, Forty Thieves.
 
 - ``rules``: the rule table (build, spaces, safe moves), shared by the position and the model.
-- ``position``: the DFS's position, its dominances and move ordering.
-- ``_core``: the same position compiled (Cython), for the compiled DFS.
+- ``position``: the DFS's position, its dominances, bound and move ordering: one source, compiled
+  by Cython where a compiler exists (then the compiled DFS drives it), interpreted otherwise.
+  Its moves are codes of the move table, ``solver/moves.py``.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model of the open games (no stock, no face-down cards).
 """
@@ -26,13 +27,11 @@ class TableauFamily(CardFamily):
         return TableauPosition(layout, deal)
 
     def compiled_position(self, layout: Layout, deal: Deal) -> Position:
-        from .position import TableauPosition
+        from .position import COMPILED, TableauPosition
 
-        try:
-            from ._core import TableauCore
-        except ImportError as e:
-            raise UnsupportedError(f"the tableau family's compiled core is not built ({e})") from None
-        return TableauCore(TableauPosition(layout, deal))
+        if not COMPILED:
+            raise UnsupportedError("the tableau family's position is not compiled (it runs interpreted)")
+        return TableauPosition(layout, deal)
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import TableauModel

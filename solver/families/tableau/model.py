@@ -89,7 +89,7 @@ from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
-from ... import cards
+from ... import cards, moves
 from ...errors import UnsupportedError
 from ...layout import Layout, Reads
 from ...limits import Limits
@@ -366,7 +366,7 @@ class TableauModel:
     def _extract(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         """The plan as moves of the result contract, columns and cells named by replaying it."""
         from ..base import solution_json
-        from .position import Move, TableauPosition
+        from .position import TableauPosition
 
         n = len(self.card)
         cols = [list(range(len(self.deal.get(f"tableau:{i}", [])))) for i in range(self.ncol)]
@@ -380,7 +380,7 @@ class TableauModel:
                 cells[j] = k
                 k += 1
         found = [0] * 4
-        moves = []
+        plan = []  # move codes (``solver/moves.py``), named by the position
         for t in range(self.horizon):
             moving = [a for a in range(n) if solver.value(self.mv[t][a])]
             if not moving:
@@ -406,8 +406,8 @@ class TableauModel:
                 p = next(p for p, x in self.on[t + 1][a].items() if solver.value(x))
                 dst = next(i for i, col in enumerate(cols) if col and col[-1] == p)
                 cols[dst].append(a)
-            moves.append(Move(src, dst))
-        return solution_json(TableauPosition(self.layout, self.deal), moves)
+            plan.append(moves.code(moves.CARDS, src, dst))
+        return solution_json(TableauPosition(self.layout, self.deal), plan)
 
 
 def single_card_moves(layout: Layout, deal: dict[str, list[int]],

@@ -1,5 +1,10 @@
 """The tableau family (FreeCell, Baker's Game, Eight Off, Seahaven Towers, Forty Thieves, Klondike, ...).
 
+One source (``solver/families/README.md``, "One source"): Cython compiles this module in
+pure-Python mode where a compiler exists, and the compiled DFS drives the result through the C
+interface of ``solver/families/core.pxd``; elsewhere it runs as it stands, under the Python DFS.
+Annotations such as ``cython.int`` are the C types of the compiled module.
+
 Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build``
 (alternate colours, same suit, any suit, none) in ``tableau.direction``; an empty column
 takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
@@ -20,50 +25,74 @@ fills an emptied column at once.
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
 rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
 build up from the ace as for every other game, and the build rule is compiled into ``fits``
-from the real ranks.  Only ``move_json`` names cards, through ``real``.
+from the real ranks (``rules.py``).  Only ``move_json`` names cards, through ``real``.
 
 Representation
 --------------
-Columns are mutable lists of card ints (bottom first) with a count of face-down cards at
-their bottom; cells a list with -1 for empty; foundations their heights.  Stock and waste
-are one list ``ring`` in turn order with a pointer ``wp``: ``ring[:wp]`` is the waste (its
-top ``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]`` turns next).  Turning advances
-the pointer by the deal count, a redeal sets it to 0, playing the waste top removes
-``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.
+Cards are ints 0..51, ``(rank - 1) * 4 + suit`` (renamed); two packs share them.  Column i
+holds ``h[i]`` cards, bottom first, at ``cols[i * MAXH ...]``, the first ``down[i]`` face down;
+cells hold -1 when empty; foundations are their heights ``fh`` (renamed: from the ace); the
+reserve pile ``heel`` has its top card last.  Stock and waste are one array ``ring`` of ``L``
+cards in turn order with a pointer ``wp``: ``ring[:wp]`` is the waste (its top
+``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]`` turns next).  Turning advances the
+pointer by the deal count, a redeal sets it to 0, playing the waste top removes
+``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.  Tables
+of two indices are flat: ``fits[a * 52 + b]``.
 
-Moves: one type, ``Move(src, dst, n)``: n cards from stack ``src`` to stack ``dst``
-(stack numbers: columns 0..C-1, cells C.., the waste W, foundations F.., the reserve R after
-them).  ``TURN`` and ``REDEAL`` are the stock's moves (the ``STOCK`` pseudo-stack).  Two
-fields make a move do more than one thing, and ``push`` plays it as primitive moves in a row
-(``history`` holds the primitives; ``pop`` takes back the whole group):
+Moves
+-----
+A move is an int code laid out by the move table (``solver/moves.py``): its kind (cards from a
+stack onto a stack, the stock's turn, the redeal), the stacks' numbers (columns 0..C-1, cells
+C.., the waste W, foundations F.., the reserve R after them) and the count.  Two kinds of
+decision pack more than one move into a code, and ``push`` plays them as primitive moves in
+a row (``history`` holds the primitives, each a move of the contract; ``pop`` takes back the
+whole decision):
 
-* ``reach = q``: the search never branches on turning.  ``legal_moves`` offers
-  ``Move(W, dst, 1, reach=q)``, "turn (and redeal) until ``ring[q - 1]`` is on top, then play
-  it".  Turning then doing something else is never needed: moves elsewhere do not depend on
-  the pointer, so turns can always wait until a waste card is played, and reaching a waste
-  card with fewer redeals leaves at least as many redeals.
-* ``then = use``: a lateral move played together with the use of the card it uncovers
-  (``_uses_after`` proves that nothing else is needed).
+* a waste *place* q (bits 17-23): the search never branches on turning.  ``legal`` offers
+  "turn (and redeal) until ``ring[q - 1]`` is on top, then play it".  Turning then doing
+  something else is never needed: moves elsewhere do not depend on the pointer, so turns can
+  always wait until a waste card is played, and reaching a waste card with fewer redeals
+  leaves at least as many redeals.
+* ``JOINED`` (bit 30): a lateral move played together with the use of the card it uncovers
+  (``uses_after`` proves that nothing else is needed).  Its bits 0-16 are the lateral move
+  (from column i, to column j, n cards); bits 17-21 the use's source (``HOME_USE``: the
+  uncovered card goes to its foundation), bits 22-28 its count or waste place.  The use's
+  destination, column i or the uncovered card's foundation, follows from the position the
+  code is played in, which is the position ``legal`` made it in.
 
 Transposition key: columns are interchangeable (sorted), cells too (sorted), the foundations
-are implied by the other stacks (every card not elsewhere is on them), the ring with its
-pointer; with unlimited redeals the pointer is folded to the positions from which the same
-waste cards are reachable (any pointer with one card at a time; a multiple of the deal count
-or the end with several).
+are implied by the other stacks (every card not elsewhere is on them), the reserve by its
+height, the ring with its pointer and the redeals left; with unlimited redeals the pointer is
+folded to the positions from which the same waste cards are reachable (any pointer with one
+card at a time; a multiple of the deal count or the end with several).  Each column's key
+bytes are its face-down count (when the layout deals face down), then its cards.
 
-Dominance (``forced_move``), proved in ``_safe``; pruned moves are listed in ``legal_moves``.
+Dominance (``forced``), proved in ``safe``; pruned moves are listed in ``legal``; the one bound,
+``blocked``, is proved where it is defined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from array import array
 from typing import Any, NamedTuple
 
-from ... import cards, positions
+from ... import cards, moves, positions
 from ...errors import DealError, UnsupportedError
 from ...layout import Reads
 from ...positions import Snapshot
 from .rules import rules_for
+
+try:
+    import cython
+except ImportError:  # interpreted, without Cython installed
+    from ..shadow import cython
+
+if cython.compiled:
+    from cython.cimports.solver.families.core import MAX_MOVES, CorePosition
+else:
+    from ..core import MAX_MOVES, CorePosition
+
+COMPILED = cython.compiled  # this module was compiled (the compiled DFS can drive it)
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
@@ -71,7 +100,8 @@ READS = Reads("the tableau family's DFS position", {
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
-    "tableau.direction": None, "tableau.spaces": None, "tableau.moves": None, "tableau.to_foundation": None,
+    "tableau.direction": None, "tableau.spaces": None, "tableau.moves": {"single", "sequence", "supermove"},
+    "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
     "stock.turn": {"waste", "none"}, "stock.deal_count": None, "stock.redeals": None,
 }, together=(
@@ -79,49 +109,61 @@ READS = Reads("the tableau family's DFS position", {
      "a reserve only as one pile that takes no cards (reserve.accepts = 'none', Canfield's)"),
 ))
 
+# What ``is_dead`` names (``dead`` reports it by number).
+BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out for it, or for a card above it, "
+                "waits on itself)")
+DEAD_REASONS = (BLOCKED_DEAD,)
 
-class Move(NamedTuple):
-    """A move of the tableau family (see the module text).
+# Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
+NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
+MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
+MAXCELL = cython.declare(cython.int, 16)  # cells at most
+MAXF = cython.declare(cython.int, 8)  # foundations at most
+MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
 
-    ``n`` is the number of cards (for the stock's own moves, 1 turns and -1 redeals);
-    ``reach`` is 0, or for a waste card further in its place q in the ring (``ring[q - 1]``);
-    ``then`` is None, or the move that uses the card a lateral move uncovers.
-    """
+# The move table's fields (``solver/moves.py``), as C ints of this module.
+KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
+COUNT_SHIFT = cython.declare(cython.int, moves.COUNT_SHIFT)
+PLACE_SHIFT = cython.declare(cython.int, moves.PLACE_SHIFT)
+CARDS = cython.declare(cython.int, moves.CARDS.number)
+TURN = cython.declare(cython.int, moves.TURN.number)
+REDEAL = cython.declare(cython.int, moves.REDEAL.number)
+TURN_CODE = cython.declare(cython.int, moves.code(moves.TURN))
+REDEAL_CODE = cython.declare(cython.int, moves.code(moves.REDEAL))
+PRIMITIVE = cython.declare(cython.int, (1 << moves.PLACE_SHIFT) - 1)  # a move's stacks and count
+JOINED_BIT = 1 << 30  # a lateral move with its use (bits 17-28: the use); JOINED, for Python
+JOINED = cython.declare(cython.int, JOINED_BIT)
+HOME_USE = cython.declare(cython.int, 31)  # a joined move's use: the uncovered card goes home
+ANY_SIZE = cython.declare(cython.int, 104)  # a group size no move reaches (two packs)
 
-    src: int
-    dst: int
-    n: int = 1
-    reach: int = 0
-    then: Move | None = None
-
-
-STOCK = -1  # the stock's pseudo-stack number: only TURN and REDEAL name it
-TURN = Move(STOCK, STOCK, 1)  # turn the stock's next cards onto the waste
-REDEAL = Move(STOCK, STOCK, -1)  # turn the waste back into the stock
-ANY_SIZE = 104  # a group size no move reaches (two packs): "as long as the sequence is"
+# Policies (``tableau.moves``).
+SINGLE = cython.declare(cython.int, 0)
+SEQUENCE = cython.declare(cython.int, 1)
+SUPERMOVE = cython.declare(cython.int, 2)
+POLICIES = {"single": 0, "sequence": 1, "supermove": 2}  # (READS lists them)
 
 # -- Move ordering: each legal move gets a score, highest first (a stable sort keeps the order
 # of generation among equal scores).  The scores are heuristics, not proofs: they change the
 # order of the search, never its verdict.
-HOME = 1000  # a card to its foundation: progress, and it loses little (often nothing, see _safe)
-HOME_FLIP = 10  # ... and it turns a face-down card up
+HOME = cython.declare(cython.int, 1000)  # a card to its foundation: progress, and it loses little (see safe)
+HOME_FLIP = cython.declare(cython.int, 10)  # ... and it turns a face-down card up
 WASTE_HOME = 900  # a waste card to its foundation: after the column and cell cards (one further
 #                   in scores below UNRANKED, REACH_COST per nearer card, and is ranked by disorder)
-UNRANKED = 900  # scores from here up are kept as they are (``_rank_by_disorder``)
+UNRANKED = cython.declare(cython.int, 900)  # scores from here up are kept as they are (``ranked``)
 CELL_TO_COLUMN = 700  # a cell (or the reserve) card onto a column: frees a cell
-COLUMN_TO_COLUMN = 500  # a built group onto another column (plus its size: longer first)
+COLUMN_TO_COLUMN = cython.declare(cython.int, 500)  # a built group onto another column (plus its size)
 WASTE_TO_COLUMN = 450  # the waste card onto a column: a card out of the stock's cycle
-LATERAL_USE = 200  # a lateral move with its use (added after ranking): a shift that pays at once
+LATERAL_USE = cython.declare(cython.int, 200)  # a lateral move with its use (added after ranking)
 CELL_TO_SPACE = 120  # a cell card into an empty column: frees a cell, spends a space
 WASTE_TO_SPACE = 110  # the waste card into an empty column
-COLUMN_TO_SPACE = 100  # a group into an empty column: spends a space
-TO_CELL = 0  # a column card to a free cell (then what it leaves behind decides)
+COLUMN_TO_SPACE = cython.declare(cython.int, 100)  # a group into an empty column: spends a space
+TO_CELL = cython.declare(cython.int, 0)  # a column card to a free cell (then what it leaves decides)
 WASTE_TO_CELL = -100  # the waste (or reserve) card to a cell: spends a cell to free little
 FOUNDATION_TO_COLUMN = -300  # a foundation card back onto a column: undoes progress
 FOUNDATION_TO_SPACE = -350  # ... into an empty column: also spends a space
-DEPTH_TO_NEEDED = 10  # per card above a column's first card the foundations take: to-cell moves
-NO_NEEDED_CARD = 20  # the depth of a column without such a card
-REACH_COST = 1  # per waste card nearer than the one a move plays: the nearest first
+DEPTH_TO_NEEDED = cython.declare(cython.int, 10)  # per card above a column's first card the foundations take
+NO_NEEDED_CARD = cython.declare(cython.int, 20)  # the depth of a column without such a card
+REACH_COST = cython.declare(cython.int, 1)  # per waste card nearer than the one a move plays: the nearest first
 
 
 class Leave(NamedTuple):
@@ -150,60 +192,252 @@ FROM_CELL = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, 
 FROM_RESERVE = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, cell=WASTE_TO_CELL)
 FROM_WASTE = Destinations(home=WASTE_HOME, column=WASTE_TO_COLUMN, space=WASTE_TO_SPACE, cell=WASTE_TO_CELL)
 FROM_FOUNDATION = Destinations(home=None, column=FOUNDATION_TO_COLUMN, space=FOUNDATION_TO_SPACE, cell=None)
+NONE = cython.declare(cython.int, -(1 << 29))  # a Destinations entry that is None
+# The tables as the position keeps them: Leave rows at 0 (by group) and 4 (by cell), Destinations
+# rows at 0 (cell), 4 (reserve), 8 (waste), 12 (foundation).
+BY_GROUP = cython.declare(cython.int, 0)
+BY_CELL = cython.declare(cython.int, 4)
+D_CELL = cython.declare(cython.int, 0)
+D_RESERVE = cython.declare(cython.int, 4)
+D_WASTE = cython.declare(cython.int, 8)
+D_FOUNDATION = cython.declare(cython.int, 12)
+LEAVES = [*LEAVE_BY_GROUP, *LEAVE_BY_CELL]
+DESTINATIONS = [NONE if v is None else v for row in (FROM_CELL, FROM_RESERVE, FROM_WASTE, FROM_FOUNDATION) for v in row]
 
-# -- Disorder (``_rank_by_disorder``): the weights of its terms, and how much one unit of
-# disorder weighs against the scores above.
-OUT_OF_ORDER_W = 3  # per column card with a lower rank somewhere under it
-CELL_W = 2  # per occupied cell
-SPACE_W = 3  # per empty column, when spaces take any card (counted negative: spaces are good)
-NEED_W = 1  # per card of a group times the cards the foundations need next in its column
-FLIP_W = 6  # a face-down card turned up (counted negative)
-DIS_W = 1000  # a unit of disorder outweighs most score differences: the disorder decides first
-
-NCARD = 52  # card values (two packs share them)
-
-# What ``is_dead`` names (the compiled position reports it by number).
-BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out for it, or for a card above it, "
-                "waits on itself)")
-DEAD_REASONS = (BLOCKED_DEAD,)
-
-_DOWN_BYTES = [bytes((200 + d,)) for d in range(56)]  # a column's face-down count, first in its key
-
-
-class _Here(NamedTuple):
-    """What the move generators share at one position (computed once per ``legal_moves``)."""
-
-    need: dict[int, bool]  # the cards the foundations take next
-    accept: dict[int, list[int]]  # card -> the columns whose top card it fits on
-    seqs: list[int]  # per column: the built sequence on top
-    first_empty: int  # the first empty column, or -1
-    free_cell: int  # the first free cell's stack number, or -1
-    max_nonempty: int  # the largest group that may move onto a card
-    max_empty: int  # the largest group that may move into the first empty column (0: none)
+# -- Disorder (``ranked``): the weights of its terms, and how much one unit of disorder weighs
+# against the scores above.
+OUT_OF_ORDER_W = cython.declare(cython.int, 3)  # per column card with a lower rank somewhere under it
+CELL_W = cython.declare(cython.int, 2)  # per occupied cell
+SPACE_W = cython.declare(cython.int, 3)  # per empty column, when spaces take any card (counted negative)
+NEED_W = cython.declare(cython.int, 1)  # per card of a group times the cards the foundations need next in its column
+FLIP_W = cython.declare(cython.int, 6)  # a face-down card turned up (counted negative)
+DIS_W = cython.declare(cython.int, 1000)  # a unit of disorder outweighs most score differences
 
 
-class TableauPosition:
-    """A deal of a tableau game, mutable, with an undo stack."""
+# ------------------------------------------------------------------ codes
 
-    learns = False  # the DFS learns nothing from its lost subtrees (``dfs``, "Learning")
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def plain_code(src: cython.int, dst: cython.int, n: cython.int, place: cython.int) -> cython.int:
+    """Cards from ``src`` to ``dst`` (``moves.CARDS``); ``place``: a waste card further in."""
+    return src | (dst << 5) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def joined_code(i: cython.int, j: cython.int, n: cython.int, use_src: cython.int,
+                payload: cython.int) -> cython.int:
+    """The lateral move (i, j, n) and its use: from ``use_src`` (``HOME_USE``: home), with
+    ``payload`` its count or waste place (see the module text)."""
+    return JOINED | i | (j << 5) | (n << COUNT_SHIFT) | (use_src << 17) | (payload << 22)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_src(m: cython.int) -> cython.int:
+    return m & 31
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_dst(m: cython.int) -> cython.int:
+    return (m >> 5) & 31
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_n(m: cython.int) -> cython.int:
+    return (m >> COUNT_SHIFT) & 127
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_kind(m: cython.int) -> cython.int:
+    """The kind of a primitive or placed code (a joined code is ``CARDS``: its lateral part)."""
+    return CARDS if m & JOINED else (m >> KIND_SHIFT) & 15
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_place(m: cython.int) -> cython.int:
+    """The waste place of a plain move (0 for a joined move's lateral part)."""
+    return 0 if m & JOINED else (m >> PLACE_SHIFT) & 127
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def make_card(rank: cython.int, suit: cython.int) -> cython.int:
+    """``cards.make``."""
+    return (rank - 1) * 4 + suit
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def bit(c: cython.int) -> cython.ulonglong:
+    """The 64-bit word with bit c set."""
+    one: cython.ulonglong = 1
+    return one << c
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def sort_desc(score: cython.p_int, code: cython.p_int, n: cython.int) -> cython.void:
+    """A stable sort by score, highest first (insertion sort: a few dozen moves)."""
+    i: cython.int
+    j: cython.int
+    s: cython.int
+    c: cython.int
+    for i in range(1, n):
+        s, c = score[i], code[i]
+        j = i - 1
+        while j >= 0 and score[j] < s:
+            score[j + 1], code[j + 1] = score[j], code[j]
+            j -= 1
+        score[j + 1], code[j + 1] = s, c
+
+
+@cython.final  # no subclass when compiled: its C methods are called directly (and inlined)
+@cython.cclass
+class TableauPosition(CorePosition):
+    """A deal of a tableau game, mutable; moves are int codes (see the module text)."""
+
+    DEAD_REASONS = DEAD_REASONS
+
+    # -- the deal and its rules (fixed); the stacks' numbers and ``real`` are read from Python too
+    real = cython.declare(tuple, visibility="readonly")  # real[renamed card]: the card dealt (``rules.py``)
+    nc = cython.declare(cython.int, visibility="readonly")  # columns 0..nc-1
+    ncell = cython.declare(cython.int, visibility="readonly")  # cells nc..W-1
+    W = cython.declare(cython.int, visibility="readonly")  # the waste
+    F = cython.declare(cython.int, visibility="readonly")  # foundations F..R-1
+    R = cython.declare(cython.int, visibility="readonly")  # the reserve
+    nf = cython.declare(cython.int, visibility="readonly")
+    counts_redeals: cython.bint  # a position of the layout says how many redeals are left
+    top: cython.int
+    k: cython.int  # the stock's deal count
+    policy: cython.int
+    has_heel: cython.bint
+    autofill: cython.bint
+    unlimited: cython.bint
+    has_face_down: cython.bint
+    to_foundation: cython.bint
+    removable: cython.bint
+    waste_safe: cython.bint
+    lateral_only_with_use: cython.bint
+    any_size_to_space: cython.bint
+    any_space: cython.bint
+    blocked_bound: cython.bint
+    fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
+    space_ok: cython.uchar[52]  # an empty column takes the card
+    always_safe: cython.uchar[52]  # see safe
+    removable_need: cython.int[208]  # [c * 4 + suit]: see safe
+    under_n: cython.int[52]  # how many cards may go on the card ...
+    under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
+    over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
+    suit_found_n: cython.int[4]  # the foundations of each suit ...
+    suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
+    leave: cython.int[8]  # LEAVES
+    dest: cython.int[16]  # DESTINATIONS
+
+    # -- the mutable state
+    cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
+    h: cython.int[20]  # column heights
+    down: cython.int[20]  # face-down cards at the bottom of each column
+    cells: cython.int[16]  # -1: empty
+    fh: cython.int[8]  # foundation heights
+    heel: cython.uchar[128]  # the reserve pile, top card last
+    nheel: cython.int
+    ring: cython.uchar[128]  # stock and waste: ring[:wp] the waste, ring[wp:] the stock
+    L: cython.int
+    wp: cython.int
+    redeals: cython.int  # left; -1: no limit
+    left: cython.int  # cards not home
+    undo: cython.int[::1]  # per primitive: what unprim needs (the waste pointer, or how a column changed)
+    nundo: cython.int
+    groups: cython.int[::1]  # per push: its primitives
+    ngroups: cython.int
+    stacks: list  # the arrays behind undo and groups (grown by ``grow``)
+
+    # -- scratch for legal (per call)
+    need: cython.uchar[52]  # the cards the foundations take next
+    accept_n: cython.int[52]  # per card, the columns whose top card it fits on ...
+    accept: cython.uchar[1040]  # ... accept[c * MAXC + x]
+    seqs: cython.int[20]  # per column: the built sequence on top
+    first_empty: cython.int  # the first empty column, or -1
+    free_cell: cython.int  # the first free cell's stack number, or -1
+    max_nonempty: cython.int  # the largest group that may move onto a card
+    max_empty: cython.int  # the largest group that may move into the first empty column (0: none)
+    nplain: cython.int
+    njoined: cython.int
+    psc: cython.int[1024]  # MAX_MOVES: plain moves' scores and codes
+    pcode: cython.int[1024]
+    jsc: cython.int[1024]  # joined moves' likewise
+    jcode: cython.int[1024]
+    # the disorder (``ranked``): per column and height, the cards out of order and the lowest rank
+    # below it (pref_out[i * 129 + x]); per column, the cards the foundations need next
+    pref_out: cython.int[2580]  # MAXC * (MAXH + 1)
+    pref_min: cython.int[2580]
+    nneed: cython.int[20]
+    # caches per column, recomputed only for columns changed since (``touch``): the first key
+    # bytes packed into a word (``pack``), the disorder's prefix counts and needed cards
+    packed: cython.ulonglong[20]
+    key_stale: cython.uchar[20]
+    key_order: cython.int[20]  # the columns in key order, as last sorted (nearly sorted next time)
+    dis_stale: cython.uchar[20]
+    need_version: cython.ulonglong  # bumped when a foundation changes (the needed cards change)
+    nneed_version: cython.ulonglong[20]  # the need_version nneed was counted at (0: never)
+    # scratch for the blocked bound (``blocked``): per place, per card value, a stack of places
+    b_card: cython.uchar[128]
+    b_above: cython.int[128]
+    b_below: cython.int[128]
+    b_face_down: cython.uchar[128]
+    b_bottom: cython.uchar[128]
+    b_in_column: cython.uchar[128]
+    b_freed: cython.uchar[128]
+    b_leaves: cython.uchar[128]
+    b_goes_home: cython.uchar[128]
+    b_queued: cython.uchar[128]
+    b_stack: cython.int[128]
+    b_top: cython.int
+    b_n: cython.int
+    b_homed: cython.int
+    b_space: cython.bint
+    b_home: cython.ulonglong  # bit c: some copy of card value c is, or goes, home
+    b_can_top: cython.ulonglong  # bit c: some copy of card value c can be a top
+    b_nplaces: cython.int[52]
+    b_ring_count: cython.int[52]  # copies of each card value in the stock and waste
+    b_ring_home: cython.ulonglong  # bit c: the stock's copies of c go home
+    b_ring_left: cython.ulonglong  # bit c: the stock's copies of c leave
+    b_places: cython.int[104]  # [c * 2 + y]
 
     def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
         """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
         through a game (cards on the waste, the foundations and the cells, face-down cards turned
         up, redeals spent)."""
+        super().__init__()
         READS.check(layout)
         t, st, fo, res = layout.tableau, layout.stock, layout.foundations, layout.reserve
-        self.name = layout.name
         self.top = layout.max_rank
-        nc, ncell = t.count, layout.cells.count
-        self.nc, self.ncell = nc, ncell
+        nc, ncell, nf = t.count, layout.cells.count, fo.count
+        self.nc, self.ncell, self.nf = nc, ncell, nf
         self.W = nc + ncell
         self.F = self.W + 1
-        self.nf = layout.foundations.count
-        self.decks = layout.decks
+        self.R = self.F + nf
+        if nc > MAXC or ncell > MAXCELL or nf > MAXF or self.R > moves.MAX_STACK:
+            raise UnsupportedError(f"layout {layout.name!r}: the tableau position holds at most {MAXC} columns, "
+                                   f"{MAXCELL} cells, {MAXF} foundations and {moves.MAX_STACK + 1} stacks in all")
         at = positions.of(layout, deal)
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock", "waste"}
-        known |= {f"foundation:{f}" for f in range(self.nf)}
+        known |= {f"foundation:{f}" for f in range(nf)}
         if res.count:
             known.add("reserve:0")
         extra = [s for s in at.stacks if at.stacks[s] and s not in known]
@@ -214,96 +448,140 @@ class TableauPosition:
 
         # Ranks from the deal: rename cards so that the base rank is the ace (see the module text).
         # The dealt base lies on its foundation; every foundation starts at its rank.
-        based = [cs[0] for f in range(self.nf) if (cs := at.stacks.get(f"foundation:{f}"))] if fo.base_from_deal else []
-        rules = self.rules = rules_for(layout, cards.rank(based[0]) - 1 if based else 0)
-        self.real = rules.real  # a renamed card's real card
+        based = [cs[0] for f in range(nf) if (cs := at.stacks.get(f"foundation:{f}"))] if fo.base_from_deal else []
+        rules = rules_for(layout, cards.rank(based[0]) - 1 if based else 0)
+        self.real = rules.real
         stacks = {k: [rules.rel[c] for c in v] for k, v in at.stacks.items()}
-        self.cols: list[list[int]] = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
-        self.down: list[int] = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)]
-        self.cells: list[int] = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)]
-        self.fh: list[int] = [len(stacks.get(f"foundation:{f}", [])) for f in range(self.nf)]  # renamed: from the ace
-        self.R = self.F + self.nf
-        self.heel: list[int] = list(stacks.get("reserve:0", []))  # the reserve pile, top card last
-        self.has_heel = bool(res.count)
+        cols = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
+        heel = list(stacks.get("reserve:0", []))  # the reserve pile, top card last
         self.autofill = t.spaces == "reserve-then-any"
+        if self.autofill:
+            for col in cols:
+                if not col and heel:
+                    col.append(heel.pop())
         waste = stacks.get("waste", [])
-        self.ring: list[int] = waste + stacks.get("stock", [])
-        self.wp = len(waste)
+        ring = waste + stacks.get("stock", [])
+        if sum(map(len, cols)) + len(heel) + len(ring) >= MAXH:
+            raise UnsupportedError(f"layout {layout.name!r}: the tableau position holds at most {MAXH - 1} cards")
+        self.cols = [c for col in cols for c in col + [0] * (MAXH - len(col))] + [0] * (MAXH * (MAXC - nc))
+        self.h = [len(col) for col in cols] + [0] * (MAXC - nc)
+        self.down = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)] + [0] * (MAXC - nc)
+        self.cells = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)] \
+            + [-1] * (MAXCELL - ncell)
+        self.fh = [len(stacks.get(f"foundation:{f}", [])) for f in range(nf)] + [0] * (MAXF - nf)
+        self.has_heel = bool(res.count)
+        self.nheel = len(heel)
+        self.heel = heel + [0] * (MAXH - len(heel))
+        self.L, self.wp = len(ring), len(waste)
+        self.ring = ring + [0] * (MAXH - len(ring))
         self.k = st.deal_count
         self.unlimited = st.redeals < 0
-        self.redeals: int | None = (None if self.unlimited else  # left; None: no limit
-                                    at.redeals_left if at.redeals_left is not None else st.redeals)
+        self.counts_redeals = positions.counts_redeals(layout)
+        self.redeals = -1 if self.unlimited else at.redeals_left if at.redeals_left is not None else st.redeals
         # the key's form follows the layout, not the position: one position, one key, however reached
         self.has_face_down = any(self.down) or any(t.face_down)
-        self.left = (sum(map(len, self.cols)) + sum(c >= 0 for c in self.cells) + len(self.ring)
-                     + len(self.heel))
-        if self.autofill:
-            for col in self.cols:
-                if not col and self.heel:
-                    col.append(self.heel.pop())
+        self.left = sum(map(len, cols)) + sum(c >= 0 for c in self.cells) + len(ring) + len(heel)
 
         # The rule table (``rules.py``), and the layout's policies.
-        self.moves_policy = t.moves
-        self.spaces = t.spaces
+        self.policy = POLICIES[t.moves]
+        self.any_space = t.spaces == "any"
         self.to_foundation = t.to_foundation
         self.removable = fo.removable
-        self.fits = rules.fits  # fits[a][b]: card b may go on card a in a column (renamed cards)
-        self.space_ok = rules.space_ok
-        self.under = rules.under  # the cards that may go on card c (any copy): for the safe rule
-        self.always_safe = rules.always_safe  # see _safe
-        self.removable_need = rules.removable_need  # see _safe
-        self.over = rules.over  # see _blocked
-        # The blocked bound (``_blocked``): where cards go home from columns and there are no cells.
+        self.fits = [rules.fits[a][b] for a in range(NCARD) for b in range(NCARD)]
+        self.space_ok = list(rules.space_ok)
+        self.always_safe = list(rules.always_safe)
+        self.removable_need = [n for c in range(NCARD) for n in rules.removable_need[c]]
+        self.under_n = [len(u) for u in rules.under]
+        self.under = [u[x] if x < len(u) else 0 for u in rules.under for x in range(NCARD)]
+        self.over_mask = [sum(1 << a for a in set(rules.over[c])) for c in range(NCARD)]
+        suit_found = [[f for f in range(nf) if f % 4 == s] for s in range(4)]
+        self.suit_found_n = [len(fs) for fs in suit_found]
+        self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
+        self.leave = LEAVES
+        self.dest = DESTINATIONS
+        # The blocked bound (``blocked``): where cards go home from columns and there are no cells.
         self.blocked_bound = t.to_foundation and ncell == 0
-        self.suit_found = [[f for f in range(self.nf) if f % 4 == s] for s in range(4)]
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
-        # Lateral moves only together with a use of the card they uncover (see _uses_after).
+        # Lateral moves only together with a use of the card they uncover (see uses_after).
         self.lateral_only_with_use = t.moves == "sequence" and ncell == 0
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves == "sequence"
 
-        self.history: list[Move] = []  # the primitive moves played, oldest first
-        self._undo: list[int] = []  # per primitive: what pop needs
-        self._groups: list[int] = []  # primitives per push
+        self.stacks = [array("i", [0] * 64), array("i", [0] * 64)]
+        self.undo, self.groups = self.stacks[0], self.stacks[1]
+        self.nundo = self.ngroups = 0
+        self.key_stale = list([1] * MAXC)  # (list(): a Python list, converted once)
+        self.dis_stale = list([1] * MAXC)
+        self.key_order = list(range(MAXC))
+        self.nneed_version = list([0] * MAXC)
+        self.need_version = 1
+        if not cython.compiled:  # the scratch arrays (compiled: in the object)
+            self.need, self.accept_n, self.accept = [0] * NCARD, [0] * NCARD, [0] * (NCARD * MAXC)
+            self.seqs, self.nneed, self.packed = [0] * MAXC, [0] * MAXC, [0] * MAXC
+            self.psc, self.pcode, self.jsc, self.jcode = ([0] * MAX_MOVES for _ in range(4))
+            self.pref_out, self.pref_min = [0] * (MAXC * (MAXH + 1)), [0] * (MAXC * (MAXH + 1))
+            self.b_card, self.b_above, self.b_below, self.b_face_down, self.b_bottom, self.b_in_column, \
+                self.b_freed, self.b_leaves, self.b_goes_home, self.b_queued, self.b_stack = \
+                ([0] * MAXH for _ in range(11))
+            self.b_nplaces, self.b_ring_count, self.b_places = [0] * NCARD, [0] * NCARD, [0] * (2 * NCARD)
 
     # ----------------------------------------------------------- helpers
 
-    def _found_for(self, c: int) -> int:
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def found_for(self, c: cython.int) -> cython.int:
         """The foundation that takes card c now, or -1."""
-        r = (c >> 2)  # rank - 1
-        for f in self.suit_found[c & 3]:
-            if self.fh[f] == r:
-                return f
+        s: cython.int = c & 3
+        r: cython.int = c >> 2  # rank - 1
+        x: cython.int
+        for x in range(self.suit_found_n[s]):
+            if self.fh[self.suit_found[s * 8 + x]] == r:
+                return self.suit_found[s * 8 + x]
         return -1
 
-    def _seq_len(self, i: int) -> int:
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def seq_len(self, i: cython.int) -> cython.int:
         """Cards at the top of column i that form a built sequence (all face up)."""
-        col = self.cols[i]
-        h = len(col)
+        h: cython.int = self.h[i]
+        lo: cython.int = self.down[i]
+        base: cython.int = i * 128
+        j: cython.int
         if not h:
             return 0
         j = h - 1
-        lo = self.down[i]
-        fits = self.fits
-        while j > lo and fits[col[j - 1]][col[j]]:
+        while j > lo and self.fits[self.cols[base + j - 1] * 52 + self.cols[base + j]]:
             j -= 1
         return h - j
 
-    def _max_move(self, to_empty: bool) -> int:
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def max_move(self, to_empty: cython.bint) -> cython.int:
         """The most cards one move may carry onto a card (or, ``to_empty``, into a space)."""
-        p = self.moves_policy
-        if p == "single":
+        free: cython.int = 0
+        empties: cython.int = 0
+        x: cython.int
+        if self.policy == SINGLE:
             return 1
-        if p == "sequence":
+        if self.policy == SEQUENCE:
             return ANY_SIZE
-        free = self.cells.count(-1)
-        empties = sum(1 for c in self.cols if not c) if self.spaces == "any" else 0
+        for x in range(self.ncell):
+            if self.cells[x] < 0:
+                free += 1
+        if self.any_space:
+            for x in range(self.nc):
+                if not self.h[x]:
+                    empties += 1
         if to_empty and empties:
             empties -= 1
         return (free + 1) << empties
 
-    def _safe(self, c: int) -> bool:
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def safe(self, c: cython.int) -> cython.bint:
         """Card c may go to its foundation now without losing a win (it is its foundation's next card).
 
         Proof.  Let P be this position and P' the same with c on its foundation.  Take any
@@ -356,168 +634,337 @@ class TableauPosition:
         top card, or c is a column's only card (then P' has a column emptied, and filled, that P
         has not), or c alone later leaves a column it is the only card of; while the reserve
         has cards no column is ever empty, so c can come alone to a column only onto a card,
-        which stays behind.  So ``forced_move`` plays c automatically only from elsewhere, or
+        which stays behind.  So ``forced`` plays c automatically only from elsewhere, or
         once the reserve is empty (then nothing is filled and the argument above holds).
         """
+        x: cython.int
+        b: cython.int
+        need: cython.int
+        s: cython.int
+        y: cython.int
         if self.always_safe[c]:
             return True
-        fh = self.fh
         if self.removable:
             if self.autofill:
                 return False
-            heights = self.removable_need[c]
-            return all(fh[f] >= heights[f & 3] for f in range(self.nf))
-        for b in self.under[c]:
+            for x in range(self.nf):
+                if self.fh[x] < self.removable_need[c * 4 + (x & 3)]:
+                    return False
+            return True
+        for x in range(self.under_n[c]):
+            b = self.under[c * 52 + x]
             need = (b >> 2) + 1  # b must be on every foundation of its suit with this many copies
-            for f in self.suit_found[b & 3]:
-                if fh[f] < need:
+            s = b & 3
+            for y in range(self.suit_found_n[s]):
+                if self.fh[self.suit_found[s * 8 + y]] < need:
                     return False
         return True
 
-    # ---------------------------------------------------------- playing
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def waste_reach(self, out: cython.p_int) -> cython.int:
+        """Waste places q (ring[q - 1] playable after turning), nearest first, written to ``out``
+        (room for 2 * MAXH + 2); how many."""
+        n: cython.int = 0
+        q: cython.int
+        L: cython.int = self.L
+        k: cython.int = self.k
+        seen: cython.uchar[129]  # MAXH + 1
+        if not cython.compiled:
+            seen = [0] * (MAXH + 1)
+        if self.wp:
+            out[n] = self.wp
+            n += 1
+        q = self.wp
+        while q < L:
+            q = min(L, q + k)
+            out[n] = q
+            n += 1
+        if self.redeals != 0 and L:
+            for q in range(L + 1):
+                seen[q] = 0
+            for q in range(n):
+                seen[out[q]] = 1
+            q = 0
+            while q < L:
+                q = min(L, q + k)
+                if not seen[q]:
+                    out[n] = q
+                    n += 1
+        return n
 
-    def push(self, move: Move) -> None:
+    # ------------------------------------------------------------ play
+
+    @cython.ccall
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # ngroups < len(groups)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def push(self, move: cython.int) -> cython.int:
         """Play ``move`` as primitive moves (see the module text); ``pop`` takes them all back."""
-        src, dst, n, reach, then = move
-        if then is None and not reach:  # a primitive move
-            self._prim(move)
-            self._groups.append(1)
-            return
-        count = self._play(move)
-        if then is not None:  # a lateral move and the use of the card it uncovers
-            count += self._play(then)
-        self._groups.append(count)
+        count: cython.int
+        i: cython.int
+        n: cython.int
+        use_src: cython.int
+        payload: cython.int
+        if move & JOINED:
+            i, n = code_src(move), code_n(move)
+            count = self.play(plain_code(i, code_dst(move), n, 0))
+            use_src = (move >> 17) & 31
+            payload = (move >> 22) & 127
+            if use_src == HOME_USE:  # the card the lateral move uncovered goes home
+                count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * 128 + self.h[i] - 1]), 1, 0))
+            elif use_src < self.nc:
+                count += self.play(plain_code(use_src, i, payload, 0))
+            elif use_src == self.W:
+                count += self.play(plain_code(use_src, i, 1, payload))
+            else:
+                count += self.play(plain_code(use_src, i, 1, 0))
+        else:
+            count = self.play(move)
+        if self.ngroups == len(self.groups):
+            self.grow(1)
+        self.groups[self.ngroups] = count
+        self.ngroups += 1
+        return 0
 
-    def _play(self, move: Move) -> int:
-        """Play ``move`` (not its ``then``) as primitive moves; how many."""
-        if not move.reach:
-            self._prim(Move(move.src, move.dst, move.n))
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    @cython.cdivision(True)  # non-negative operands, k > 0
+    def play(self, move: cython.int) -> cython.int:
+        """A move that is not joined, as primitive moves (turning first for a waste card further
+        in); how many."""
+        q: cython.int = code_place(move)
+        n: cython.int = 0
+        L: cython.int = self.L
+        if not q:
+            self.prim(move)
             return 1
-        # a waste card further in: turn (and redeal) first
-        q = move.reach
-        n = 0
-        L = len(self.ring)
         if not (q >= self.wp and ((q - self.wp) % self.k == 0 or q == L)):
             while self.wp < L:
-                self._prim(TURN)
+                self.prim(TURN_CODE)
                 n += 1
-            self._prim(REDEAL)
+            self.prim(REDEAL_CODE)
             n += 1
         while self.wp < q:
-            self._prim(TURN)
+            self.prim(TURN_CODE)
             n += 1
         if self.wp != q:
             raise ValueError(f"waste card {q} is not reachable")
-        self._prim(Move(move.src, move.dst, move.n))
+        self.prim(move & PRIMITIVE)
         return n + 1
 
-    def _prim(self, move: Move) -> None:
-        """Play one primitive move and note what ``_unprim`` needs."""
-        self.history.append(move)
-        src, dst, n, _, _ = move
-        if src == STOCK:
-            self._undo.append(self.wp)
-            if n > 0:  # TURN
-                self.wp = min(len(self.ring), self.wp + self.k)
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def prim(self, move: cython.int) -> cython.int:
+        """Play one primitive move, noting what ``unprim`` needs: the waste pointer before a
+        stock move; for a move of cards, 1 when a face-down card turned up, 2 when the reserve
+        filled the emptied column, else 0."""
+        kind: cython.int = code_kind(move)
+        src: cython.int = code_src(move)
+        dst: cython.int = code_dst(move)
+        n: cython.int = code_n(move)
+        nc: cython.int = self.nc
+        flipped: cython.int = 0
+        card: cython.int = 0
+        x: cython.int
+        b: cython.int = 0
+        if kind != CARDS:
+            self.note(self.wp)
+            if kind == TURN:
+                self.wp = min(self.L, self.wp + self.k)
             else:  # REDEAL
                 self.wp = 0
-                if self.redeals is not None:
+                if not self.unlimited:
                     self.redeals -= 1
-            return
-        nc, W, F = self.nc, self.W, self.F
-        flipped = 0  # 1: a card turned face up; 2: the reserve filled the space
-        # take
+            self.record(move)
+            return 0
+        # take (a column's group stays where it lies until it is copied)
         if src < nc:
-            col = self.cols[src]
-            moving = col[-n:]
-            del col[-n:]
-            if self.down[src] and len(col) == self.down[src]:
-                self.down[src] -= 1
-                flipped = 1
-            elif not col and self.autofill and self.heel:
-                col.append(self.heel.pop())  # the reserve fills the space at once
-                flipped = 2
-        elif src < W:
-            moving = [self.cells[src - nc]]
+            b = src * 128 + self.h[src] - n
+            card = self.cols[b]
+        elif src < self.W:
+            card = self.cells[src - nc]
             self.cells[src - nc] = -1
-        elif src == W:
+        elif src == self.W:
             self.wp -= 1
-            moving = [self.ring.pop(self.wp)]
+            card = self.ring[self.wp]
+            for x in range(self.wp, self.L - 1):
+                self.ring[x] = self.ring[x + 1]
+            self.L -= 1
         elif src == self.R:
-            moving = [self.heel.pop()]
+            self.nheel -= 1
+            card = self.heel[self.nheel]
         else:
-            f = src - F
-            moving = [cards.make(self.fh[f], f & 3)]
-            self.fh[f] -= 1
+            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            self.fh[src - self.F] -= 1
             self.left += 1
         # put
         if dst < nc:
-            self.cols[dst].extend(moving)
-        elif dst < W:
-            self.cells[dst - nc] = moving[0]
+            if src < nc:
+                for x in range(n):
+                    self.cols[dst * 128 + self.h[dst] + x] = self.cols[b + x]
+            else:
+                self.cols[dst * 128 + self.h[dst]] = card
+            self.h[dst] += n
+        elif dst < self.W:
+            self.cells[dst - nc] = card
         else:
-            self.fh[dst - F] += 1
+            self.fh[dst - self.F] += 1
             self.left -= 1
-        self._undo.append(flipped)
+        # the column left behind
+        if src < nc:
+            self.h[src] -= n
+            if self.down[src] and self.h[src] == self.down[src]:
+                self.down[src] -= 1
+                flipped = 1
+            elif not self.h[src] and self.autofill and self.nheel:
+                self.nheel -= 1
+                self.cols[src * 128] = self.heel[self.nheel]  # the reserve fills the space at once
+                self.h[src] = 1
+                flipped = 2
+        self.touch(src)
+        self.touch(dst)
+        self.note(flipped)
+        self.record(move)
+        return 0
 
-    def pop(self) -> Move:
-        """Take back the last ``push`` (all its primitive moves); returns the last primitive."""
-        n = self._groups.pop()
-        last = self._unprim()
-        for _ in range(n - 1):
-            last = self._unprim()
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # nundo < len(undo)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def note(self, value: cython.int) -> cython.int:
+        """Push ``value`` on the undo stack."""
+        if self.nundo == len(self.undo):
+            self.grow(0)
+        self.undo[self.nundo] = value
+        self.nundo += 1
+        return 0
+
+    def grow(self, which: int) -> None:
+        """Double the room of the undo stack (0) or the group stack (1)."""
+        old = self.stacks[which]
+        new = array("i", old)
+        new.extend(old)
+        self.stacks[which] = new
+        if which:
+            self.groups = new
+        else:
+            self.undo = new
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def touch(self, s: cython.int) -> cython.void:
+        """Stack s changed: its cached key bytes and disorder counts are stale."""
+        if s < self.nc:
+            self.key_stale[s] = self.dis_stale[s] = True
+        elif s >= self.F and s < self.R:
+            self.need_version += 1
+
+    @cython.ccall
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # 0 <= ngroups < len(groups)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def pop(self) -> cython.int:
+        """Take back the last ``push`` (all its primitive moves); returns the first primitive."""
+        n: cython.int
+        last: cython.int = 0
+        if self.ngroups == 0:
+            raise IndexError("pop from a position at the deal")
+        self.ngroups -= 1
+        n = self.groups[self.ngroups]
+        while n:
+            last = self.unprim()
+            n -= 1
         return last
 
-    def _unprim(self) -> Move:
-        move = self.history.pop()
-        u = self._undo.pop()
-        src, dst, n, _, _ = move
-        if src == STOCK:
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    @cython.boundscheck(False)  # 0 <= nundo < len(undo): one entry per primitive played
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def unprim(self) -> cython.int:
+        """Take back the last primitive move; returns it."""
+        move: cython.int = self.unrecord()
+        self.nundo -= 1
+        u: cython.int = self.undo[self.nundo]
+        kind: cython.int = code_kind(move)
+        src: cython.int = code_src(move)
+        dst: cython.int = code_dst(move)
+        n: cython.int = code_n(move)
+        nc: cython.int = self.nc
+        card: cython.int = 0
+        x: cython.int
+        b: cython.int = 0
+        if kind != CARDS:
             self.wp = u
-            if n < 0 and self.redeals is not None:  # REDEAL
+            if kind == REDEAL and not self.unlimited:
                 self.redeals += 1
             return move
-        nc, W, F = self.nc, self.W, self.F
+        # take back from where the cards went (a column's group stays until it is copied)
         if dst < nc:
-            col = self.cols[dst]
-            moving = col[-n:]
-            del col[-n:]
-        elif dst < W:
-            moving = [self.cells[dst - nc]]
+            self.h[dst] -= n
+            b = dst * 128 + self.h[dst]
+            card = self.cols[b]
+        elif dst < self.W:
+            card = self.cells[dst - nc]
             self.cells[dst - nc] = -1
         else:
-            f = dst - F
-            moving = [cards.make(self.fh[f], f & 3)]
-            self.fh[f] -= 1
+            card = make_card(self.fh[dst - self.F], (dst - self.F) & 3)
+            self.fh[dst - self.F] -= 1
             self.left += 1
+        # put back
         if src < nc:
-            if u == 2:
-                self.heel.append(self.cols[src].pop())
+            if u == 2:  # the reserve's card that filled the space goes back
+                self.h[src] -= 1
+                self.heel[self.nheel] = self.cols[src * 128]
+                self.nheel += 1
             elif u:
                 self.down[src] += 1
-            self.cols[src].extend(moving)
-        elif src < W:
-            self.cells[src - nc] = moving[0]
-        elif src == W:
-            self.ring.insert(self.wp, moving[0])
+            if dst < nc:
+                for x in range(n):
+                    self.cols[src * 128 + self.h[src] + x] = self.cols[b + x]
+            else:
+                self.cols[src * 128 + self.h[src]] = card
+            self.h[src] += n
+        elif src < self.W:
+            self.cells[src - nc] = card
+        elif src == self.W:
+            for x in range(self.L, self.wp, -1):
+                self.ring[x] = self.ring[x - 1]
+            self.ring[self.wp] = card
+            self.L += 1
             self.wp += 1
         elif src == self.R:
-            self.heel.append(moving[0])
+            self.heel[self.nheel] = card
+            self.nheel += 1
         else:
-            self.fh[src - F] += 1
+            self.fh[src - self.F] += 1
             self.left -= 1
+        self.touch(src)
+        self.touch(dst)
         return move
 
     # ---------------------------------------------------------- queries
 
-    def is_won(self) -> bool:
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def won(self) -> cython.bint:
         return self.left == 0
 
-    def is_dead(self) -> str | None:
-        """``BLOCKED_DEAD`` when some card can never reach its foundation (``_blocked``)."""
-        return BLOCKED_DEAD if self.blocked_bound and self._blocked() else None
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def dead(self) -> cython.int:
+        """1 (``BLOCKED_DEAD``) when ``blocked`` proves no win, else 0."""
+        return 1 if self.blocked_bound and self.blocked() else 0
 
-    def _blocked(self) -> bool:
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def blocked(self) -> cython.bint:
         """Whether some card not yet home can never go home, whatever is played: a sound bound.
 
         A generous account of what can ever happen from here, as a least fixpoint.  Cards
@@ -557,147 +1004,376 @@ class TableauPosition:
         each event of the play is reached by the fixpoint, so in a win every card goes
         home in it.  A card that does not is thus a proof that the deal is lost.
 
+        The fixpoint is reached by propagation: each new fact wakes only the places it can
+        change (``b_push``), and the search stops as soon as every card can go home.  The
+        stock and waste's cards are free from the start and nothing lies on or under them,
+        so the copies of a card value there share their facts: they are kept per value
+        (``b_ring_*``), not as places.
+
         Klondike's typical dead end: a queen on a king whose other king of that colour is
         face down under the other queen of that colour, and a card below that king is the
         start of a suit the first queen needs: neither queen can leave, so the cards under
         them are never freed.  Only with ``tableau.to_foundation`` and no cells (a card could
         always leave to a cell: the bound would never fire, and it costs time).
         """
-        fits, over, space_ok, seq = self.fits, self.over, self.space_ok, self.moves_policy != "single"
-        # places, in order: columns bottom to top, the stock and waste, the reserve bottom to top;
-        # above[x]: the place on it (-1: none); stacked[x]: in a column or the reserve
-        card: list[int] = []
-        above: list[int] = []
-        face_down: list[bool] = []
-        bottom: list[bool] = []
-        in_column: list[bool] = []
-        for i, col in enumerate(self.cols):
-            for j, c in enumerate(col):
-                card.append(c)
-                above.append(len(card) if j + 1 < len(col) else -1)
-                face_down.append(j < self.down[i])
-                bottom.append(j == 0)
-                in_column.append(True)
-        for pile, stacked in ((self.ring, False), (self.heel, True)):
-            for j, c in enumerate(pile):
-                card.append(c)
-                above.append(len(card) if stacked and j + 1 < len(pile) else -1)
-                face_down.append(False)
-                bottom.append(False)
-                in_column.append(False)
-        n = len(card)
-        home = [False] * NCARD  # per card value: some copy is, or goes, home
+        n: cython.int = 0
+        i: cython.int
+        j: cython.int
+        x: cython.int
+        c: cython.int
+        f: cython.int
+        r: cython.int
+        self.b_space = False
+        self.b_homed = 0
+        self.b_top = 0
+        self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
+        for c in range(NCARD):
+            self.b_nplaces[c] = 0
+            self.b_ring_count[c] = 0
+        for i in range(self.nc):
+            if not self.h[i]:
+                self.b_space = True
+            for j in range(self.h[i]):
+                self.b_card[n] = self.cols[i * 128 + j]
+                self.b_above[n] = n + 1 if j + 1 < self.h[i] else -1
+                self.b_below[n] = n - 1 if j else -1
+                self.b_face_down[n] = j < self.down[i]
+                self.b_bottom[n] = j == 0
+                self.b_in_column[n] = True
+                n += 1
+        for j in range(self.L):
+            self.b_ring_count[self.ring[j]] += 1
+        for j in range(self.nheel):
+            self.b_card[n] = self.heel[j]
+            self.b_above[n] = n + 1 if j + 1 < self.nheel else -1
+            self.b_below[n] = n - 1 if j else -1
+            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
+            n += 1
+        self.b_n = n
+        for x in range(n):
+            c = self.b_card[x]
+            if self.b_nplaces[c] < 2:  # two packs: at most two places per card value
+                self.b_places[c * 2 + self.b_nplaces[c]] = x
+                self.b_nplaces[c] += 1
+            self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                home[r * 4 + (f & 3)] = True
-        can_top = [False] * NCARD
-        space = any(not col for col in self.cols)
-        freed = [above[x] < 0 for x in range(n)]
-        leaves = [False] * n
-        goes_home = [False] * n
-        changed = True
-        while changed:
-            changed = False
+                self.b_home |= bit(r * 4 + (f & 3))
+        for x in range(n):
+            if self.b_above[x] < 0:
+                self.b_set_freed(x)
+            self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c]:
+                self.b_ring_evaluate(c)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
+        n += self.L  # every card: the places and the stock's
+        while self.b_top and self.b_homed < n:
+            self.b_top -= 1
+            x = self.b_stack[self.b_top]
+            self.b_queued[x] = 0
+            self.b_evaluate(x)
+        return self.b_homed < n
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_ring_evaluate(self, c: cython.int) -> cython.void:
+        """The rules for the stock's copies of card value c: they go home, they leave."""
+        if c < 4 or (self.b_home >> (c - 4)) & 1:
+            self.b_ring_go_home(c)
+        elif (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
+            self.b_ring_leave(c)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_ring_go_home(self, c: cython.int) -> cython.void:
+        if (self.b_ring_home >> c) & 1:
+            return
+        self.b_ring_home |= bit(c)
+        self.b_homed += self.b_ring_count[c]
+        self.b_set_home(c)
+        self.b_ring_leave(c)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_ring_leave(self, c: cython.int) -> cython.void:
+        """Leaving, a stock card goes alone onto a column (or home): it can be a top."""
+        if (self.b_ring_left >> c) & 1:
+            return
+        self.b_ring_left |= bit(c)
+        self.b_set_can_top(c)
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def b_push(self, x: cython.int) -> cython.void:
+        if not self.b_queued[x] and not (self.b_leaves[x] and self.b_goes_home[x]):
+            self.b_queued[x] = 1
+            self.b_stack[self.b_top] = x
+            self.b_top += 1
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def b_push_card(self, c: cython.int) -> cython.void:
+        """Wake the places of card value c."""
+        y: cython.int
+        for y in range(self.b_nplaces[c]):
+            self.b_push(self.b_places[c * 2 + y])
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_evaluate(self, x: cython.int) -> cython.void:
+        """The rules for place x: it goes home, it leaves."""
+        c: cython.int = self.b_card[x]
+        a: cython.int = self.b_above[x]
+        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or (self.b_home >> (c - 4)) & 1):
+            self.b_goes_home[x] = 1
+            self.b_homed += 1
+            self.b_set_home(c)
+        if not self.b_leaves[x] and (self.b_freed[x] or (self.b_in_column[x] and self.policy != SINGLE
+                                                         and not self.b_face_down[x] and a >= 0
+                                                         and self.fits[c * 52 + self.b_card[a]])):
+            if (self.b_goes_home[x] or (self.b_space and self.space_ok[c])
+                    or self.b_can_top & self.over_mask[c]):
+                self.b_leaves[x] = 1
+                if self.b_below[x] >= 0 and not self.b_freed[self.b_below[x]]:
+                    self.b_set_freed(self.b_below[x])
+                if not self.b_in_column[x]:
+                    self.b_set_can_top(c)
+                if self.b_bottom[x]:
+                    self.b_set_space()
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_set_freed(self, x: cython.int) -> cython.void:
+        self.b_freed[x] = 1
+        if self.b_in_column[x]:
+            self.b_set_can_top(self.b_card[x])
+        self.b_push(x)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_set_home(self, c: cython.int) -> cython.void:
+        if (self.b_home >> c) & 1:
+            return
+        self.b_home |= bit(c)
+        if c + 4 < NCARD:
+            self.b_push_card(c + 4)
+            if self.b_ring_count[c + 4]:
+                self.b_ring_go_home(c + 4)
+        if self.removable:
+            self.b_check_removable(c)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_set_can_top(self, c: cython.int) -> cython.void:
+        y: cython.int
+        b: cython.int
+        if (self.b_can_top >> c) & 1:
+            return
+        self.b_can_top |= bit(c)
+        for y in range(self.under_n[c]):
+            b = self.under[c * 52 + y]
+            self.b_push_card(b)
+            if self.b_ring_count[b]:
+                self.b_ring_leave(b)
             if self.removable:
-                for c in range(NCARD):
-                    if home[c] and not can_top[c] and (space and space_ok[c] or any(can_top[a] for a in over[c])):
-                        can_top[c] = changed = True
-            for x in range(n):
-                c, a = card[x], above[x]
-                if not freed[x] and leaves[a]:  # (here a >= 0: a card with nothing on it starts freed)
-                    freed[x] = changed = True
-                if freed[x] and in_column[x] and not can_top[c]:
-                    can_top[c] = changed = True
-                if not goes_home[x] and freed[x] and (c < 4 or home[c - 4]):
-                    goes_home[x] = home[c] = changed = True
-                if not leaves[x] and (freed[x] or (in_column[x] and seq and not face_down[x] and a >= 0
-                                                   and fits[c][card[a]])):
-                    if (goes_home[x] or space and space_ok[c] or any(can_top[p] for p in over[c])):
-                        leaves[x] = changed = True
-                        if not in_column[x]:
-                            can_top[c] = True
-                        if bottom[x]:
-                            space = True
-        return not all(goes_home)
+                self.b_check_removable(b)
 
-    def key(self) -> Hashable:
-        if self.has_face_down:
-            kd = _DOWN_BYTES
-            cols = sorted([kd[d] + bytes(c) for d, c in zip(self.down, self.cols)])
-        else:
-            cols = sorted(map(bytes, self.cols))
-        parts = b"\xff".join(cols)
-        if self.ncell:
-            parts += b"\xfe" + bytes(sorted(c & 255 for c in self.cells))
-        if self.has_heel:
-            parts += b"\xfc" + bytes((len(self.heel),))
-        if self.ring or self.wp:
-            wp = self.wp
-            if self.unlimited:
-                if self.k == 1 or wp % self.k == 0 or wp == len(self.ring):
-                    wp = 0
-            redeals = 255 if self.redeals is None else min(self.redeals, 255)
-            parts += b"\xfd" + bytes(self.ring) + bytes((wp & 255, wp >> 8, redeals))
-        return parts
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_set_space(self) -> cython.void:
+        x: cython.int
+        c: cython.int
+        if self.b_space:
+            return
+        self.b_space = True
+        for x in range(self.b_n):
+            if self.space_ok[self.b_card[x]]:
+                self.b_push(x)
+        for c in range(NCARD):
+            if self.b_ring_count[c] and self.space_ok[c]:
+                self.b_ring_leave(c)
+        if self.removable:
+            for c in range(NCARD):
+                self.b_check_removable(c)
 
-    def _waste_reach(self) -> list[int]:
-        """Waste positions q (ring[q - 1] playable after turning), nearest first."""
-        L, wp, k = len(self.ring), self.wp, self.k
-        out = []
-        if wp:
-            out.append(wp)
-        q = wp
-        while q < L:
-            q = min(L, q + k)
-            out.append(q)
-        if (self.redeals is None or self.redeals > 0) and L:
-            seen = set(out)
-            q = 0
-            while q < L:
-                q = min(L, q + k)
-                if q not in seen:
-                    out.append(q)
-        return out
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def b_check_removable(self, c: cython.int) -> cython.void:
+        """With removable foundations: a card that is home can be a top if it has somewhere to go."""
+        if not (self.b_home >> c) & 1 or (self.b_can_top >> c) & 1:
+            return
+        if (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
+            self.b_set_can_top(c)
 
-    def forced_move(self) -> Move | None:
-        """A foundation move that ``_safe`` proves loses nothing: column tops, cells, the waste top."""
-        fh = self.fh
-        suit_found = self.suit_found
-        safe = self._safe
-        nc = self.nc
-        filling = self.autofill and bool(self.heel)  # see _safe: no forced move may empty a column
+    @cython.cfunc
+    @cython.exceptval(-2, check=False)
+    def forced(self) -> cython.int:
+        """A foundation move that ``safe`` proves loses nothing: column tops, cells, the waste
+        top, the reserve's top; or -1."""
+        i: cython.int
+        j: cython.int
+        c: cython.int
+        r: cython.int
+        x: cython.int
+        s: cython.int
+        f: cython.int
+        filling: cython.bint = self.autofill and self.nheel > 0  # see safe: no forced move may empty a column
         if self.to_foundation:
-            for i, col in enumerate(self.cols):
-                if col and not (filling and len(col) == 1):
-                    c = col[-1]
+            for i in range(self.nc):
+                if self.h[i] and not (filling and self.h[i] == 1):
+                    c = self.cols[i * 128 + self.h[i] - 1]
                     r = c >> 2
-                    for f in suit_found[c & 3]:
-                        if fh[f] == r:
-                            if safe(c):
-                                return Move(i, self.F + f)
+                    s = c & 3
+                    for x in range(self.suit_found_n[s]):
+                        f = self.suit_found[s * 8 + x]
+                        if self.fh[f] == r:
+                            if self.safe(c):
+                                return plain_code(i, self.F + f, 1, 0)
                             break
-        for j, c in enumerate(self.cells):
+        for j in range(self.ncell):
+            c = self.cells[j]
             if c >= 0:
                 r = c >> 2
-                for f in suit_found[c & 3]:
-                    if fh[f] == r:
-                        if safe(c):
-                            return Move(nc + j, self.F + f)
+                s = c & 3
+                for x in range(self.suit_found_n[s]):
+                    f = self.suit_found[s * 8 + x]
+                    if self.fh[f] == r:
+                        if self.safe(c):
+                            return plain_code(self.nc + j, self.F + f, 1, 0)
                         break
         if self.wp and self.waste_safe:
             c = self.ring[self.wp - 1]
-            f = self._found_for(c)
-            if f >= 0 and safe(c):
-                return Move(self.W, self.F + f)
-        if self.heel and not self.autofill:
-            c = self.heel[-1]
-            f = self._found_for(c)
-            if f >= 0 and safe(c):
-                return Move(self.R, self.F + f)
-        return None
+            f = self.found_for(c)
+            if f >= 0 and self.safe(c):
+                return plain_code(self.W, self.F + f, 1, 0)
+        if self.nheel and not self.autofill:
+            c = self.heel[self.nheel - 1]
+            f = self.found_for(c)
+            if f >= 0 and self.safe(c):
+                return plain_code(self.R, self.F + f, 1, 0)
+        return -1
 
-    def legal_moves(self) -> list[Move]:
-        """Every useful legal move, best first.
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    @cython.cdivision(True)  # non-negative operands, k > 0
+    def write_key(self, buf: cython.p_uchar) -> cython.int:
+        """The key (see the module text): the columns sorted by their bytes (each after its
+        face-down count), the cells sorted, the reserve's height, the ring with its (folded)
+        pointer and the redeals left."""
+        nc: cython.int = self.nc
+        i: cython.int
+        j: cython.int
+        x: cython.int
+        y: cython.int
+        n: cython.int = 0
+        wp: cython.int
+        t: cython.int
+        for i in range(nc):
+            if self.key_stale[i]:
+                self.packed[i] = self.pack(i)
+                self.key_stale[i] = False
+        for i in range(1, nc):  # insertion sort by the columns' key bytes, from the last order
+            x = self.key_order[i]
+            j = i - 1
+            while j >= 0 and self.col_before(x, self.key_order[j]):
+                self.key_order[j + 1] = self.key_order[j]
+                j -= 1
+            self.key_order[j + 1] = x
+        for i in range(nc):
+            if i:
+                buf[n] = 0xFF
+                n += 1
+            x = self.key_order[i]
+            if self.has_face_down:
+                buf[n] = 200 + self.down[x]
+                n += 1
+            for y in range(self.h[x]):
+                buf[n + y] = self.cols[x * 128 + y]
+            n += self.h[x]
+        if self.ncell:
+            buf[n] = 0xFE
+            n += 1
+            for i in range(self.ncell):  # insertion sort of the cells' bytes, in place
+                t = self.cells[i] & 255
+                j = n + i - 1
+                while j >= n and buf[j] > t:
+                    buf[j + 1] = buf[j]
+                    j -= 1
+                buf[j + 1] = t
+            n += self.ncell
+        if self.has_heel:
+            buf[n] = 0xFC
+            buf[n + 1] = self.nheel
+            n += 2
+        if self.L or self.wp:
+            wp = self.wp
+            if self.unlimited and (self.k == 1 or wp % self.k == 0 or wp == self.L):
+                wp = 0
+            buf[n] = 0xFD
+            n += 1
+            for y in range(self.L):
+                buf[n + y] = self.ring[y]
+            n += self.L
+            buf[n] = wp & 255
+            buf[n + 1] = wp >> 8
+            buf[n + 2] = 255 if self.redeals < 0 else min(self.redeals, 255)
+            n += 3
+        return n
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def pack(self, i: cython.int) -> cython.ulonglong:
+        """Column i's first 7 key bytes (the face-down byte, then cards), each plus one in 9
+        bits, missing ones 0: packs of two columns compare as their key bytes do, as far as
+        those 7 bytes go (a shorter column that is a prefix comes first, as with bytes)."""
+        pk: cython.ulonglong = 0
+        used: cython.int = 0
+        x: cython.int = 0
+        if self.has_face_down:
+            pk = 200 + self.down[i] + 1
+            used = 1
+        while used < 7 and x < self.h[i]:
+            pk = (pk << 9) | (self.cols[i * 128 + x] + 1)
+            used += 1
+            x += 1
+        return pk << (9 * (7 - used))
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def col_before(self, a: cython.int, b: cython.int) -> cython.bint:
+        """Column a's key bytes come strictly before column b's."""
+        if self.packed[a] != self.packed[b]:
+            return self.packed[a] < self.packed[b]
+        return self.col_cmp(a, b) < 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def col_cmp(self, a: cython.int, b: cython.int) -> cython.int:
+        """The order of two columns' key bytes (face-down count first, when there are any)."""
+        ha: cython.int = self.h[a]
+        hb: cython.int = self.h[b]
+        x: cython.int
+        m: cython.int
+        if self.has_face_down and self.down[a] != self.down[b]:
+            return self.down[a] - self.down[b]
+        m = ha if ha < hb else hb
+        for x in range(m):
+            if self.cols[a * 128 + x] != self.cols[b * 128 + x]:
+                return self.cols[a * 128 + x] - self.cols[b * 128 + x]
+        return ha - hb
+
+    # ------------------------------------------------------------ legal moves
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def legal(self, out: cython.p_int) -> cython.int:
+        """Every useful legal move, best first, written to ``out``; how many.
 
         Left out (each loses no win):
         * a column's whole content (every card of it moving) into an empty column: the same
@@ -711,201 +1387,257 @@ class TableauPosition:
           which can always go to its foundation instead);
         * with groups of any size and no cells, a lateral move (a group leaving a card it is
           built on, turning nothing up) on its own: it comes only joined to a use of the card
-          it uncovers (``_uses_after``).
+          it uncovers (``uses_after``).
         Order: by score (the constants at the top of the module), each lowered by the
-        disorder the move leaves (``_rank_by_disorder``; when there are several plain moves),
-        lateral moves with their use after the plain moves of equal score; among equal
-        scores, the order of the generators (columns, cells, waste, reserve, foundations).
+        disorder the move leaves (``ranked``; when there are several plain moves), lateral
+        moves with their use after the plain moves of equal score; among equal scores, the
+        order of the generators (columns, cells, waste, reserve, foundations).
         """
-        here = self._here()
-        scored: list[tuple[int, Move]] = []
-        joined: list[tuple[int, Move]] = []  # lateral moves with their use
-        for sources in (self._from_columns(here), self._from_cells(here), self._from_waste(here),
-                        self._from_reserve(here), self._from_foundations(here)):
-            for score, mv in sources:
-                (scored if mv.then is None else joined).append((score, mv))
-        if len(scored) > 1:
-            scored = self._rank_by_disorder(scored, here.need)
-        if joined:
-            scored += [(score + LATERAL_USE, mv) for score, mv in self._rank_by_disorder(joined, here.need)]
-        scored.sort(key=lambda sm: -sm[0])
-        return [m for _, m in scored]
+        n: cython.int
+        x: cython.int
+        self.here()
+        self.nplain = 0
+        self.njoined = 0
+        self.from_columns()
+        self.from_cells()
+        self.from_waste()
+        self.from_reserve()
+        self.from_foundations()
+        if self.nplain > 1 or self.njoined:
+            self.prepare_disorder()
+        if self.nplain > 1:
+            for x in range(self.nplain):
+                self.psc[x] = self.ranked(self.psc[x], self.pcode[x])
+        for x in range(self.njoined):
+            self.jsc[x] = self.ranked(self.jsc[x], self.jcode[x]) + LATERAL_USE
+        n = self.nplain
+        if n + self.njoined > MAX_MOVES:
+            raise OverflowError("more legal moves than MAX_MOVES")
+        for x in range(self.njoined):
+            self.psc[n + x] = self.jsc[x]
+            self.pcode[n + x] = self.jcode[x]
+        n += self.njoined
+        sort_desc(self.psc, self.pcode, n)
+        for x in range(n):
+            out[x] = self.pcode[x]
+        return n
 
-    def _here(self) -> _Here:
-        """What every generator needs to know about this position."""
-        cols, nc = self.cols, self.nc
-        accept: dict[int, list[int]] = {}
-        for t in range(nc):
-            if cols[t]:
-                for b in self.under[cols[t][-1]]:
-                    if b in accept:
-                        accept[b].append(t)
-                    else:
-                        accept[b] = [t]
-        first_empty = next((i for i in range(nc) if not cols[i]), -1)
-        free_cell = next((nc + j for j, c in enumerate(self.cells) if c < 0), -1)
-        return _Here(self._next_needed(), accept, [self._seq_len(i) for i in range(nc)], first_empty, free_cell,
-                     self._max_move(False), self._max_move(True) if first_empty >= 0 else 0)
-
-    def _from_columns(self, here: _Here) -> Iterator[tuple[int, Move]]:
-        """Per column: its top card home, its groups onto columns and into a space, its top to a cell."""
-        for i, col in enumerate(self.cols):
-            if not col:
-                continue
-            if self.to_foundation:
-                f = self._found_for(col[-1])
-                if f >= 0:
-                    d = self.down[i]
-                    yield HOME + (HOME_FLIP if d and len(col) - 1 == d else 0), Move(i, self.F + f)
-            yield from self._groups_from(i, here)
-            if here.free_cell >= 0:
-                score = (TO_CELL + self._leave_score(i, 1, here.need, LEAVE_BY_CELL)
-                         - DEPTH_TO_NEEDED * self._depth_to_needed(i, here.need))
-                yield score, Move(i, here.free_cell)
-
-    def _groups_from(self, i: int, here: _Here) -> Iterator[tuple[int, Move]]:
-        """The built groups on top of column i (shortest first) onto other columns and into a space."""
-        col, d, fits = self.cols[i], self.down[i], self.fits
-        h, seq = len(col), here.seqs[i]
-        for n in range(1, min(seq, max(here.max_nonempty, here.max_empty)) + 1):
-            b = col[h - n]  # the group's lowest card
-            onto = [j for j in here.accept.get(b, ()) if j != i] if n <= here.max_nonempty else []
-            to_space = (here.first_empty >= 0 and n < h and self.space_ok[b] and n <= here.max_empty
-                        and (n == 1 or n == min(seq, here.max_empty) or self.any_size_to_space))
-            if not onto and not to_space:
-                continue
-            base = self._leave_score(i, n, here.need, LEAVE_BY_GROUP) + n
-            lateral = self.lateral_only_with_use and h - n > d and fits[col[h - n - 1]][b]
-            for j in onto:
-                if lateral:
-                    for use in self._uses_after(Move(i, j, n), here.seqs):
-                        yield COLUMN_TO_COLUMN + base, Move(i, j, n, then=use)
-                else:
-                    yield COLUMN_TO_COLUMN + base, Move(i, j, n)
-            if to_space:
-                yield COLUMN_TO_SPACE + base, Move(i, here.first_empty, n)
-
-    def _leave_score(self, i: int, n: int, need: dict[int, bool], leave: Leave) -> int:
-        """What moving the top n cards of column i leaves behind, scored by ``leave``."""
-        col, d = self.cols[i], self.down[i]
-        h = len(col)
-        if d and h - n == d:
-            return leave.flips
-        if n == h:
-            return leave.empties
-        below = col[h - n - 1]
-        if need.get(below):
-            return leave.uncovers
-        if self.fits[below][col[h - n]]:
-            return leave.breaks
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(-1, check=False)
+    def add(self, score: cython.int, code: cython.int) -> cython.int:
+        if self.nplain >= MAX_MOVES:
+            raise OverflowError("more legal moves than MAX_MOVES")
+        self.psc[self.nplain] = score
+        self.pcode[self.nplain] = code
+        self.nplain += 1
         return 0
 
-    def _from_cells(self, here: _Here) -> Iterator[tuple[int, Move]]:
-        for j, c in enumerate(self.cells):
-            if c >= 0:
-                yield from self._card_moves(c, self.nc + j, here, FROM_CELL)
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(-1, check=False)
+    def add_joined(self, score: cython.int, code: cython.int) -> cython.int:
+        if self.njoined >= MAX_MOVES:
+            raise OverflowError("more legal moves than MAX_MOVES")
+        self.jsc[self.njoined] = score
+        self.jcode[self.njoined] = code
+        self.njoined += 1
+        return 0
 
-    def _from_waste(self, here: _Here) -> Iterator[tuple[int, Move]]:
-        """Every waste card turning can reach (``_waste_reach``), the nearest first."""
-        for nearer, q in enumerate(self._waste_reach()):
-            reach = 0 if q == self.wp else q
-            yield from self._card_moves(self.ring[q - 1], self.W, here, FROM_WASTE, reach, -REACH_COST * nearer)
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def here(self) -> cython.void:
+        """What every generator needs to know about this position: the needed cards, the
+        accepting columns per card, the sequences, the first empty column and free cell, the
+        largest groups."""
+        nc: cython.int = self.nc
+        t: cython.int
+        x: cython.int
+        b: cython.int
+        top: cython.int
+        r: cython.int
+        for x in range(NCARD):
+            self.need[x] = 0
+            self.accept_n[x] = 0
+        for x in range(self.nf):
+            r = self.fh[x]
+            if r < self.top:
+                self.need[make_card(r + 1, x & 3)] = 1
+        self.first_empty = -1
+        for t in range(nc):
+            if self.h[t]:
+                top = self.cols[t * 128 + self.h[t] - 1]
+                for x in range(self.under_n[top]):
+                    b = self.under[top * 52 + x]
+                    self.accept[b * 20 + self.accept_n[b]] = t
+                    self.accept_n[b] += 1
+            elif self.first_empty < 0:
+                self.first_empty = t
+            self.seqs[t] = self.seq_len(t)
+        self.free_cell = -1
+        for x in range(self.ncell):
+            if self.cells[x] < 0:
+                self.free_cell = nc + x
+                break
+        self.max_nonempty = self.max_move(False)
+        self.max_empty = self.max_move(True) if self.first_empty >= 0 else 0
 
-    def _from_reserve(self, here: _Here) -> Iterator[tuple[int, Move]]:
-        if self.heel:
-            yield from self._card_moves(self.heel[-1], self.R, here, FROM_RESERVE)
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def from_columns(self) -> cython.int:
+        """Per column: its top card home, its groups onto columns and into a space, its top to a cell."""
+        i: cython.int
+        f: cython.int
+        d: cython.int
+        h: cython.int
+        score: cython.int
+        for i in range(self.nc):
+            h = self.h[i]
+            if not h:
+                continue
+            if self.to_foundation:
+                f = self.found_for(self.cols[i * 128 + h - 1])
+                if f >= 0:
+                    d = self.down[i]
+                    self.add(HOME + (HOME_FLIP if d and h - 1 == d else 0), plain_code(i, self.F + f, 1, 0))
+            self.groups_from(i)
+            if self.free_cell >= 0:
+                score = (TO_CELL + self.leave_score(i, 1, BY_CELL)
+                         - DEPTH_TO_NEEDED * self.depth_to_needed(i))
+                self.add(score, plain_code(i, self.free_cell, 1, 0))
+        return 0
 
-    def _from_foundations(self, here: _Here) -> Iterator[tuple[int, Move]]:
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def groups_from(self, i: cython.int) -> cython.int:
+        """The built groups on top of column i (shortest first) onto other columns and into a space."""
+        base: cython.int = i * 128
+        d: cython.int = self.down[i]
+        h: cython.int = self.h[i]
+        seq: cython.int = self.seqs[i]
+        n: cython.int
+        b: cython.int
+        score: cython.int
+        x: cython.int
+        j: cython.int
+        lateral: cython.bint
+        for n in range(1, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
+            b = self.cols[base + h - n]  # the group's lowest card
+            score = self.leave_score(i, n, BY_GROUP) + n
+            if n <= self.max_nonempty:
+                lateral = self.lateral_only_with_use and h - n > d and self.fits[self.cols[base + h - n - 1] * 52 + b]
+                for x in range(self.accept_n[b]):
+                    j = self.accept[b * 20 + x]
+                    if j == i:
+                        continue
+                    if lateral:
+                        self.uses_after(i, j, n, COLUMN_TO_COLUMN + score)
+                    else:
+                        self.add(COLUMN_TO_COLUMN + score, plain_code(i, j, n, 0))
+            if (self.first_empty >= 0 and n < h and self.space_ok[b] and n <= self.max_empty
+                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)):
+                self.add(COLUMN_TO_SPACE + score, plain_code(i, self.first_empty, n, 0))
+        return 0
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def leave_score(self, i: cython.int, n: cython.int, leave: cython.int) -> cython.int:
+        """What moving the top n cards of column i leaves behind, scored by the ``Leave`` row at
+        ``leave``."""
+        d: cython.int = self.down[i]
+        h: cython.int = self.h[i]
+        below: cython.int
+        if d and h - n == d:
+            return self.leave[leave]
+        if n == h:
+            return self.leave[leave + 1]
+        below = self.cols[i * 128 + h - n - 1]
+        if self.need[below]:
+            return self.leave[leave + 2]
+        if self.fits[below * 52 + self.cols[i * 128 + h - n]]:
+            return self.leave[leave + 3]
+        return 0
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def depth_to_needed(self, i: cython.int) -> cython.int:
+        """Cards above column i's highest card that the foundations take next."""
+        h: cython.int = self.h[i]
+        d: cython.int
+        for d in range(h):
+            if self.need[self.cols[i * 128 + h - 1 - d]]:
+                return d
+        return NO_NEEDED_CARD
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def from_cells(self) -> cython.int:
+        j: cython.int
+        for j in range(self.ncell):
+            if self.cells[j] >= 0:
+                self.card_moves(self.cells[j], self.nc + j, D_CELL, 0, 0)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def from_waste(self) -> cython.int:
+        """Every waste card turning can reach (``waste_reach``), the nearest first."""
+        qs: cython.int[258]  # 2 * MAXH + 2
+        if not cython.compiled:
+            qs = [0] * (2 * MAXH + 2)
+        nq: cython.int = self.waste_reach(qs)
+        x: cython.int
+        q: cython.int
+        for x in range(nq):
+            q = qs[x]
+            self.card_moves(self.ring[q - 1], self.W, D_WASTE, 0 if q == self.wp else q, -REACH_COST * x)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def from_reserve(self) -> cython.int:
+        if self.nheel:
+            self.card_moves(self.heel[self.nheel - 1], self.R, D_RESERVE, 0, 0)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def from_foundations(self) -> cython.int:
         """With ``foundations.removable``: each foundation's top card from a three up."""
+        f: cython.int
         if self.removable:
             for f in range(self.nf):
                 if self.fh[f] >= 3:
-                    yield from self._card_moves(cards.make(self.fh[f], f & 3), self.F + f, here, FROM_FOUNDATION)
+                    self.card_moves(make_card(self.fh[f], f & 3), self.F + f, D_FOUNDATION, 0, 0)
+        return 0
 
-    def _card_moves(self, c: int, src: int, here: _Here, to: Destinations, reach: int = 0,
-                    bonus: int = 0) -> Iterator[tuple[int, Move]]:
-        """Card c alone from stack ``src`` to every place that takes it, scored by ``to`` plus ``bonus``."""
-        if to.home is not None:
-            f = self._found_for(c)
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def card_moves(self, c: cython.int, src: cython.int, to: cython.int, place: cython.int,
+                   bonus: cython.int) -> cython.int:
+        """Card c alone from stack ``src`` to every place that takes it, scored by the
+        ``Destinations`` row at ``to`` plus ``bonus``."""
+        f: cython.int
+        x: cython.int
+        if self.dest[to] != NONE:
+            f = self.found_for(c)
             if f >= 0:
-                yield to.home + bonus, Move(src, self.F + f, 1, reach)
-        for t in here.accept.get(c, ()):
-            yield to.column + bonus, Move(src, t, 1, reach)
-        if here.first_empty >= 0 and self.space_ok[c]:
-            yield to.space + bonus, Move(src, here.first_empty, 1, reach)
-        if to.cell is not None and here.free_cell >= 0:
-            yield to.cell + bonus, Move(src, here.free_cell, 1, reach)
+                self.add(self.dest[to] + bonus, plain_code(src, self.F + f, 1, place))
+        for x in range(self.accept_n[c]):
+            self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * 20 + x], 1, place))
+        if self.first_empty >= 0 and self.space_ok[c]:
+            self.add(self.dest[to + 2] + bonus, plain_code(src, self.first_empty, 1, place))
+        if self.dest[to + 3] != NONE and self.free_cell >= 0:
+            self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
+        return 0
 
-    def _rank_by_disorder(self, scored: list[tuple[int, Move]], need: dict[int, bool]) -> list[tuple[int, Move]]:
-        """Lower each move's score (below ``UNRANKED``) by ``DIS_W`` times the disorder it leaves.
-
-        A column card is out of order when a card of lower rank lies somewhere under it: it
-        must move before that card can go home.  The disorder counts ``OUT_OF_ORDER_W`` per
-        such card, ``CELL_W`` per occupied cell, ``-SPACE_W`` per empty column (when spaces
-        take any card), ``-FLIP_W`` for a card turned face up, and ``NEED_W`` for each card of
-        a group times the cards the foundations need next under it; computed as the change
-        the move makes, from the columns it touches.
-        """
-        cols, nc, W = self.cols, self.nc, self.W
-        pref_out: list[list[int]] = []  # per column and height: cards out of order below it
-        pref_min: list[list[int]] = []  # per column and height: the lowest rank below it
-        for col in cols:
-            po, pm = [0], [99]
-            o, m = 0, 99
-            for c in col:
-                r = c >> 2
-                if r > m:
-                    o += 1
-                else:
-                    m = r
-                po.append(o)
-                pm.append(m)
-            pref_out.append(po)
-            pref_min.append(pm)
-        any_space = self.spaces == "any"
-        nneed = [sum(1 for c in col if c in need) for col in cols]
-        out = []
-        for score, mv in scored:
-            src, dst, n, reach, _ = mv
-            d = 0
-            if src < nc:
-                h = len(cols[src])
-                d += OUT_OF_ORDER_W * (pref_out[src][h - n] - pref_out[src][h])
-                if h == n and any_space:
-                    d -= SPACE_W
-                if self.down[src] and h - n == self.down[src]:
-                    d -= FLIP_W
-                group = cols[src][h - n:]
-                if nneed[src]:
-                    d -= NEED_W * n * (nneed[src] - sum(1 for c in group if c in need))
-            elif src < W:
-                d -= CELL_W
-                group = [self.cells[src - nc]]
-            elif src == W:
-                group = [self.ring[(reach or self.wp) - 1]]
-            elif src == self.R:
-                d -= CELL_W
-                group = [self.heel[-1]]
-            else:
-                group = [cards.make(self.fh[src - self.F], (src - self.F) & 3)]
-            if dst < nc:
-                m = pref_min[dst][-1]
-                if not cols[dst] and any_space:
-                    d += SPACE_W
-                d += NEED_W * n * nneed[dst]
-                for c in group:
-                    r = c >> 2
-                    if r > m:
-                        d += OUT_OF_ORDER_W
-                    else:
-                        m = r
-            elif dst < W:
-                d += CELL_W
-            out.append((score - DIS_W * d if score < UNRANKED else score, mv))
-        return out
-
-    def _uses_after(self, lateral: Move, seqs: list[int]) -> list[Move]:
-        """The moves that use the card a lateral move uncovers, played just after it.
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
+    def uses_after(self, i: cython.int, j: cython.int, n: cython.int, score: cython.int) -> cython.int:
+        """The lateral move (i, j, n) joined with each use of the card p it uncovers, each added
+        with ``score``.
 
         A lateral move takes a group whose lowest card b lies on a card p that it builds on
         (so it uncovers p, and turns nothing up) onto another column.  With groups of any
@@ -922,51 +1654,144 @@ class TableauPosition:
         The group itself going back onto p is left out: that is the position before the
         lateral move, on the search's current line.
         """
-        self._play(lateral)
-        i = lateral.src
-        p = self.cols[i][-1]
-        fits = self.fits
-        uses: list[Move] = []
-        f = self._found_for(p)
+        p: cython.int
+        f: cython.int
+        k: cython.int
+        m: cython.int
+        top: cython.int
+        x: cython.int
+        g: cython.int
+        r: cython.int
+        nq: cython.int
+        qs: cython.int[258]  # 2 * MAXH + 2
+        if not cython.compiled:
+            qs = [0] * (2 * MAXH + 2)
+        self.prim(plain_code(i, j, n, 0))
+        p = self.cols[i * 128 + self.h[i] - 1]
+        f = self.found_for(p)
         if f >= 0 and self.to_foundation:
-            uses.append(Move(i, self.F + f))
+            self.add_joined(score, joined_code(i, j, n, HOME_USE, 0))
         for k in range(self.nc):
             if k == i:
                 continue
-            col = self.cols[k]
-            for n in range(1, (self._seq_len(k) if k == lateral.dst else seqs[k]) + 1):
-                if fits[p][col[-n]] and not (k == lateral.dst and n == lateral.n):  # not the group back
-                    uses.append(Move(k, i, n))
-        for q in self._waste_reach():
-            if fits[p][self.ring[q - 1]]:
-                uses.append(Move(self.W, i, 1, 0 if q == self.wp else q))
-        if self.heel and fits[p][self.heel[-1]]:
-            uses.append(Move(self.R, i))
+            top = self.seq_len(k) if k == j else self.seqs[k]
+            for m in range(1, top + 1):
+                if self.fits[p * 52 + self.cols[k * 128 + self.h[k] - m]] and not (k == j and m == n):
+                    self.add_joined(score, joined_code(i, j, n, k, m))  # (not the group back)
+        nq = self.waste_reach(qs)
+        for x in range(nq):
+            if self.fits[p * 52 + self.ring[qs[x] - 1]]:
+                self.add_joined(score, joined_code(i, j, n, self.W, 0 if qs[x] == self.wp else qs[x]))
+        if self.nheel and self.fits[p * 52 + self.heel[self.nheel - 1]]:
+            self.add_joined(score, joined_code(i, j, n, self.R, 0))
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
-                if r >= 3 and fits[p][cards.make(r, g & 3)]:
-                    uses.append(Move(self.F + g, i))
-        self._unprim()
-        return uses
+                if r >= 3 and self.fits[p * 52 + make_card(r, g & 3)]:
+                    self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
+        self.unprim()
+        return 0
 
-    def _next_needed(self) -> dict[int, bool]:
-        """The cards the foundations take next."""
-        out = {}
-        for f in range(self.nf):
-            r = self.fh[f]
-            if r < self.top:
-                out[cards.make(r + 1, f & 3)] = True
-        return out
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def prepare_disorder(self) -> cython.void:
+        """The prefix counts and needed cards of the columns changed since they were counted."""
+        i: cython.int
+        x: cython.int
+        o: cython.int
+        m: cython.int
+        r: cython.int
+        nn: cython.int
+        for i in range(self.nc):
+            if self.dis_stale[i]:
+                self.dis_stale[i] = False
+                o, m = 0, 99
+                self.pref_out[i * 129] = 0
+                self.pref_min[i * 129] = 99
+                for x in range(self.h[i]):
+                    r = self.cols[i * 128 + x] >> 2
+                    if r > m:
+                        o += 1
+                    else:
+                        m = r
+                    self.pref_out[i * 129 + x + 1] = o
+                    self.pref_min[i * 129 + x + 1] = m
+                self.nneed_version[i] = 0
+            if self.nneed_version[i] != self.need_version:
+                self.nneed_version[i] = self.need_version
+                nn = 0
+                for x in range(self.h[i]):
+                    nn += self.need[self.cols[i * 128 + x]]
+                self.nneed[i] = nn
 
-    def _depth_to_needed(self, i: int, need: dict[int, bool]) -> int:
-        col = self.cols[i]
-        for d in range(len(col)):
-            if need.get(col[-1 - d]):
-                return d
-        return NO_NEEDED_CARD
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def ranked(self, score: cython.int, code: cython.int) -> cython.int:
+        """The score lowered (below ``UNRANKED``) by ``DIS_W`` times the disorder the move (its
+        first part) leaves.
 
-    # ------------------------------------------------------ naming moves
+        A column card is out of order when a card of lower rank lies somewhere under it: it
+        must move before that card can go home.  The disorder counts ``OUT_OF_ORDER_W`` per
+        such card, ``CELL_W`` per occupied cell, ``-SPACE_W`` per empty column (when spaces
+        take any card), ``-FLIP_W`` for a card turned face up, and ``NEED_W`` for each card of
+        a group times the cards the foundations need next under it; computed as the change
+        the move makes, from the columns it touches.
+        """
+        src: cython.int
+        dst: cython.int
+        n: cython.int
+        place: cython.int
+        nc: cython.int = self.nc
+        d: cython.int = 0
+        h: cython.int
+        x: cython.int
+        m: cython.int
+        r: cython.int
+        gneed: cython.int
+        group: cython.int = -1  # where the moving cards lie in ``cols``, when they come from a column
+        card: cython.int = 0  # else the moving card
+        if score >= UNRANKED:
+            return score
+        src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
+        if src < nc:
+            h = self.h[src]
+            d += OUT_OF_ORDER_W * (self.pref_out[src * 129 + h - n] - self.pref_out[src * 129 + h])
+            if h == n and self.any_space:
+                d -= SPACE_W
+            if self.down[src] and h - n == self.down[src]:
+                d -= FLIP_W
+            group = src * 128 + h - n
+            if self.nneed[src]:
+                gneed = 0
+                for x in range(n):
+                    gneed += self.need[self.cols[group + x]]
+                d -= NEED_W * n * (self.nneed[src] - gneed)
+        elif src < self.W:
+            d -= CELL_W
+            card = self.cells[src - nc]
+        elif src == self.W:
+            card = self.ring[(place or self.wp) - 1]
+        elif src == self.R:
+            d -= CELL_W
+            card = self.heel[self.nheel - 1]
+        else:
+            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+        if dst < nc:
+            m = self.pref_min[dst * 129 + self.h[dst]]
+            if not self.h[dst] and self.any_space:
+                d += SPACE_W
+            d += NEED_W * n * self.nneed[dst]
+            for x in range(n):
+                r = (self.cols[group + x] if group >= 0 else card) >> 2
+                if r > m:
+                    d += OUT_OF_ORDER_W
+                else:
+                    m = r
+        elif dst < self.W:
+            d += CELL_W
+        return score - DIS_W * d
+
+    # ------------------------------------------------------------ Python level
 
     def stack_name(self, s: int) -> str:
         if s < self.nc:
@@ -979,44 +1804,73 @@ class TableauPosition:
             return "reserve:0"
         return f"foundation:{s - self.F}"
 
-    def move_json(self, move: Move) -> dict[str, Any]:
+    def move_json(self, move: int) -> dict[str, Any]:
         """The move in the result contract's form, from this position (before it is played).
 
         A turn names the first card turned and ``count``; a redeal is ``waste`` to ``stock``.
-        A waste card further in (``reach``), or a lateral move with its use (``then``), is
+        A waste card further in (a place), or a lateral move with its use (``JOINED``), is
         named as its first card move only; the solutions the engines report are made of the
         primitive moves ``history`` holds.
         """
-        out: dict[str, Any]
-        src, dst, n = move.src, move.dst, move.n
-        if src == STOCK and n > 0:  # TURN
-            count = min(self.k, len(self.ring) - self.wp)
-            out = {"card": cards.name(self.real[self.ring[self.wp]]), "from": "stock", "to": "waste"}
-            if count > 1:
-                out["count"] = count
-            return out
-        if src == STOCK:  # REDEAL
-            out = {"card": cards.name(self.real[self.ring[0]]), "from": "waste", "to": "stock"}
-            if len(self.ring) > 1:
-                out["count"] = len(self.ring)
-            return out
+        kind, src, dst, n = code_kind(move), code_src(move), code_dst(move), code_n(move)
+        name, real = cards.name, self.real
+        if kind == TURN:
+            return moves.contract(name(real[self.ring[self.wp]]), "stock", "waste", min(self.k, self.L - self.wp))
+        if kind == REDEAL:
+            return moves.contract(name(real[self.ring[0]]), "waste", "stock", self.L)
         if src < self.nc:
-            card = self.cols[src][-n]
+            card = self.cols[src * MAXH + self.h[src] - n]
         elif src < self.W:
             card = self.cells[src - self.nc]
         elif src == self.W:
-            card = self.ring[(move.reach or self.wp) - 1]
+            card = self.ring[(code_place(move) or self.wp) - 1]
         elif src == self.R:
-            card = self.heel[-1]
+            card = self.heel[self.nheel - 1]
         else:
-            f = src - self.F
-            card = cards.make(self.fh[f], f & 3)
-        out = {"card": cards.name(self.real[card]), "from": self.stack_name(src), "to": self.stack_name(dst)}
-        if n > 1:
-            out["count"] = n
-        return out
+            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+        return moves.contract(name(real[card]), self.stack_name(src), self.stack_name(dst), n)
 
     def state(self) -> tuple[Any, ...]:
-        """Everything mutable, for tests that check push then pop restores a position."""
-        return (tuple(map(tuple, self.cols)), tuple(self.down), tuple(self.cells), tuple(self.fh),
-                tuple(self.ring), self.wp, self.redeals, self.left, tuple(self.history), tuple(self.heel))
+        """Everything mutable, for tests that check push then pop restores a position: the
+        columns, face-down counts, cells, foundation heights, ring, waste pointer, redeals left
+        (None: no limit), cards not home, history, reserve."""
+        return (tuple(tuple(self.cols[i * MAXH + x] for x in range(self.h[i])) for i in range(self.nc)),
+                tuple(self.down[i] for i in range(self.nc)), tuple(self.cells[j] for j in range(self.ncell)),
+                tuple(self.fh[f] for f in range(self.nf)), tuple(self.ring[x] for x in range(self.L)), self.wp,
+                None if self.redeals < 0 else self.redeals, self.left, tuple(self.history),
+                tuple(self.heel[x] for x in range(self.nheel)))
+
+    def snapshot(self) -> Snapshot:
+        """The position now, as the table shows it (real cards; ``positions.Snapshot``)."""
+        cols, down, cells, fh, ring, wp, redeals, _, _, heel = self.state()
+        real = self.real
+        stacks: dict[str, tuple[int, ...]] = {f"tableau:{i}": tuple(real[c] for c in col) for i, col in enumerate(cols)}
+        stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells)})
+        stacks.update({f"foundation:{f}": tuple(real[make_card(r, f & 3)] for r in range(1, h + 1))
+                       for f, h in enumerate(fh)})
+        stacks.update({"waste": tuple(real[c] for c in ring[:wp]), "stock": tuple(real[c] for c in ring[wp:])})
+        if self.has_heel:
+            stacks["reserve:0"] = tuple(real[c] for c in heel)
+        return Snapshot(stacks, {f"tableau:{i}": d for i, d in enumerate(down) if d},
+                        redeals if self.counts_redeals else None)
+
+    def parts(self, move: int) -> list[int]:
+        """The primitive moves ``move`` plays from here, oldest first (a decision may play several:
+        turns before a waste card further in, a lateral move and its use)."""
+        before = self.ply
+        self.push(move)
+        out = list(self.history[before:])
+        self.pop()
+        return out
+
+    def is_safe(self, card: int) -> bool:
+        """``safe``, from Python: may ``card`` (renamed) go home now without losing a win?"""
+        return self.safe(card)
+
+    def waste_places(self) -> list[int]:
+        """``waste_reach``, from Python: the waste places turning can reach, nearest first."""
+        out: cython.int[258]  # 2 * MAXH + 2
+        if not cython.compiled:
+            out = [0] * (2 * MAXH + 2)
+        n: cython.int = self.waste_reach(out)
+        return [out[x] for x in range(n)]

@@ -33,7 +33,9 @@ The rules, read from the layout:
 * The game is won when every card is on the foundations.
 
 A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
-turn, the first card turned; for a redeal, the waste's first card).
+turn, the first card turned; for a redeal, the waste's first card).  Which kind of move it is
+comes from the move table (``solver/moves.py``, ``kind_of``): data this module reads, then
+checks each kind by its own rule below (``CHECKS``); a kind it has no rule for is refused.
 
 This module works on card names and plain lists and shares nothing with the engines.
 ``TableauGame`` is the game at one moment, stepped by ``replay`` and by the plain
@@ -45,12 +47,16 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ... import cards
+from ... import cards, moves
+from ...files import json_text
 from ...positions import Snapshot, counts_redeals, stack_names
 from ..base import replay_moves
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+
+
+GROUPS = ("single", "sequence", "supermove")  # the values of tableau.moves ruled above
 
 
 def _name(card: Any) -> str:
@@ -100,6 +106,10 @@ class TableauGame:
         self.fill_spaces = tab.spaces == "reserve-then-any"
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
+        if tab.moves not in GROUPS or layout.foundations.takes != "card":  # (the move table may hold more)
+            self.problem = (f"the referee has no rule for tableau.moves = {tab.moves!r} or foundations.takes = "
+                            f"{layout.foundations.takes!r}")
+            return
         if at is not None:
             self._start_at(at)
             return
@@ -239,42 +249,53 @@ class TableauGame:
     def _check_and_play(self, move: Any, at: str) -> str | None:
         if self.problem:
             return f"{at}: {self.problem}"
-        tab, stock_rules = self.tab, self.stock_rules
-        columns, cells, foundations = self.columns, self.cells, self.foundations
-        stock, waste, reserve = self.stock, self.waste, self.reserve
         if not isinstance(move, dict):
-            return f"{at}: expected an object with card, from and to, got {move!r}"
+            return f"{at}: expected an object with card, from and to, got {json_text(move)}"
         card, source, target = move.get("card"), move.get("from"), move.get("to")
         count = move.get("count", 1)
         if not isinstance(card, str) or not isinstance(source, str) or not isinstance(target, str):
             return f"{at}: expected card, from and to as strings"
         if not isinstance(count, int) or count < 1:
             return f"{at}: count must be a positive whole number"
-        card = _name(card)
+        kind = moves.kind_of(move)
+        check = CHECKS.get(kind.name)
+        if check is None:
+            return f"{at}: this game has no {kind.name} moves ({kind.words})"
+        return check(self, _name(card), source, target, count, at)
 
-        # The stock's own moves.
-        if source == "stock":
-            if target != "waste" or stock_rules.turn != "waste":
-                return f"{at}: the stock only turns onto the waste"
-            if not stock:
-                return f"{at}: the stock is empty"
-            turned = stock[:stock_rules.deal_count]
-            if card != turned[0] or count != len(turned):
-                return f"{at}: turning gives {turned[0]} and {len(turned)} card(s), not {card} and {count}"
-            del stock[:len(turned)]
-            waste.extend(turned)
-            return None
-        if source == "waste" and target == "stock":
-            if stock:
-                return f"{at}: the waste goes back only when the stock is empty"
-            if self.redeals_left == 0:
-                return f"{at}: no redeal is left"
-            if not waste or card != waste[0] or count != len(waste):
-                return f"{at}: a redeal moves the whole waste ({len(waste)} cards from {waste[:1]})"
-            self.stock, self.waste = waste, []
-            if self.redeals_left is not None:
-                self.redeals_left -= 1
-            return None
+    def _turn(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
+        """The stock turns its next ``deal_count`` cards (fewer at the end) onto the waste."""
+        stock = self.stock
+        if self.stock_rules.turn != "waste":
+            return f"{at}: the stock only turns onto the waste, and this game has none"
+        if not stock:
+            return f"{at}: the stock is empty"
+        turned = stock[:self.stock_rules.deal_count]
+        if card != turned[0] or count != len(turned):
+            return f"{at}: turning gives {turned[0]} and {len(turned)} card(s), not {card} and {count}"
+        del stock[:len(turned)]
+        self.waste.extend(turned)
+        return None
+
+    def _redeal(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
+        """The whole waste goes back to the stock, once the stock is empty, while redeals are left."""
+        waste = self.waste
+        if self.stock:
+            return f"{at}: the waste goes back only when the stock is empty"
+        if self.redeals_left == 0:
+            return f"{at}: no redeal is left"
+        if not waste or card != waste[0] or count != len(waste):
+            return f"{at}: a redeal moves the whole waste ({len(waste)} cards from {waste[:1]})"
+        self.stock, self.waste = waste, []
+        if self.redeals_left is not None:
+            self.redeals_left -= 1
+        return None
+
+    def _cards(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
+        """``count`` cards from the top of ``source`` onto ``target``, by the rules of the module text."""
+        tab = self.tab
+        columns, cells, foundations = self.columns, self.cells, self.foundations
+        waste, reserve = self.waste, self.reserve
 
         # Take the cards from their source.
         col_from = _stack_index(source, "tableau", len(columns))
@@ -387,6 +408,11 @@ class TableauGame:
             foundations[found_to].append(card)
         self.fill()
         return None
+
+
+# The rule that checks each kind of move (``moves.KINDS``) this family has.
+CHECKS = {moves.CARDS.name: TableauGame._cards, moves.TURN.name: TableauGame._turn,
+          moves.REDEAL.name: TableauGame._redeal}
 
 
 def _stack_index(name: str, kind: str, count: int) -> int | None:

@@ -1,6 +1,6 @@
 """The tableau family's rule table: a layout's build, space and move rules compiled once.
 
-The DFS position, its compiled twin and the CP-SAT model all read this table, so
+The DFS position (one source, compiled or not) and the CP-SAT model read this table, so
 that a rule is written once: whether card b may go on card a in a column
 (``fits``, with the layout's rank order: plain, from the foundations' base, or
 all the way round), what an empty column takes (``space_ok``), which cards may
@@ -34,9 +34,9 @@ class TableauRules:
     space_ok: tuple[bool, ...]  # space_ok[c]: an empty column takes card c
     under: tuple[tuple[int, ...], ...]  # under[c]: the cards that may go on card c
     over: tuple[tuple[int, ...], ...]  # over[c]: the cards that card c may go on (for the blocked bound)
-    always_safe: tuple[bool, ...]  # c may always go home at once (see TableauPosition._safe)
+    always_safe: tuple[bool, ...]  # c may always go home at once (see TableauPosition.safe)
     # With removable foundations: per card c and suit s, the height every foundation of suit s
-    # must have for c to go home safely (the closure rule of TableauPosition._safe).
+    # must have for c to go home safely (the closure rule of TableauPosition.safe).
     removable_need: tuple[tuple[int, int, int, int], ...]
 
     def builds_on(self, lower: int, upper: int) -> bool:
@@ -78,7 +78,7 @@ def rules_for(layout: Layout, shift: int = 0) -> TableauRules:
     under = tuple(tuple(b for b in range(NCARD) if fits[c][b] and cards.rank(b) <= top) for c in range(NCARD))
     over = tuple(tuple(a for a in range(NCARD) if fits[a][c] and cards.rank(a) <= top) for c in range(NCARD))
     # A foundation's first card is always safe when nothing may go on it; its second when only
-    # first cards that themselves take nothing may (the proof is in TableauPosition._safe).
+    # first cards that themselves take nothing may (the proof is in TableauPosition.safe).
     always_safe = tuple((c >> 2 == 0 and not under[c])
                         or (c >> 2 == 1 and all(b >> 2 == 0 and not under[b] for b in under[c]))
                         for c in range(NCARD))
@@ -88,7 +88,7 @@ def rules_for(layout: Layout, shift: int = 0) -> TableauRules:
 
 def _closure_need(c: int, under: tuple[tuple[int, ...], ...]) -> tuple[int, int, int, int]:
     """Per suit, the highest rank of the cards that must all be home for c to go home safely
-    when foundation cards may come back (``TableauPosition._safe``): the smallest set X that
+    when foundation cards may come back (``TableauPosition.safe``): the smallest set X that
     holds c, every card that may go on a card of X, and every lower card of a suit of X
     (a foundation is a pile: a card of X stays home only with the cards under it);
     c itself left out.  Ranks go round only with ``tableau.wrap``, where X may hold every
