@@ -118,16 +118,8 @@ def pairing_horizon(pos: ReservePosition) -> int:
         nodes, fixed, surely_past = _nodes_at(pos, games.copies, games.base, t)
         if len(nodes) + fixed <= pos.ncols:
             continue  # even with no two sharing a column they fit
-        adjacent: list[set[int]] = [set() for _ in nodes]
         used = [t]
-        for u, below in enumerate(nodes):
-            for w, above in enumerate(nodes):
-                if u != w and w not in adjacent[u] and any(
-                        _may_share(pos, a, b, t, games.trace_with, games.deadline, surely_past, used)
-                        for a in below for b in above):
-                    adjacent[u].add(w)
-                    adjacent[w].add(u)
-        columns = len(nodes) - matching_size(adjacent) + fixed
+        columns = len(nodes) - matching_size(games.graph(nodes, t, surely_past, used)) + fixed
         if columns > pos.ncols:
             return -1 if max(used) >= NEVER else games.turns - max(used) + 1
     return 0
@@ -174,6 +166,21 @@ class Games:
         if y not in self._held:
             self._held[y] = self._run(y, False)
         return self._held[y]
+
+    def graph(self, nodes: list[tuple[Copy, ...]], t: int, surely_past: dict[int, set[int]],
+              used: list[int]) -> list[set[int]]:
+        """The bound's graph at tight turn ``t``: two nodes are joined when a copy of one may lie
+        under (ahead of) a copy of the other then (``_may_share``; the steps its claims rest on
+        are added to ``used``)."""
+        adjacent: list[set[int]] = [set() for _ in nodes]
+        for u, below in enumerate(nodes):
+            for w, above in enumerate(nodes):
+                if u != w and w not in adjacent[u] and any(
+                        _may_share(self.pos, a, b, t, self.trace_with, self.deadline, surely_past, used)
+                        for a in below for b in above):
+                    adjacent[u].add(w)
+                    adjacent[w].add(u)
+        return adjacent
 
     def deadline(self, y: Copy) -> int:
         """``L(y)``: the step by which ``y`` leaves in every line that gets past it (NEVER: none)."""
