@@ -63,15 +63,25 @@ def test_parts_are_checked():
             parallel.parts({"parts": bad})
 
 
-def test_cp_sat_takes_the_second_seat_where_its_family_gives_it():
-    """The grid model's layouts run CP-SAT beside the first DFS (on two cores it starts at once);
-    elsewhere the shaken DFS comes first, and the ``parts`` option still decides."""
+def test_cp_sat_gets_its_seat_where_its_family_gives_it():
+    """On the grid model's layouts the shaken DFS has a share of the time while CP-SAT waits;
+    elsewhere (and with the ``parts`` option as given) every part runs until the end."""
     for name in ("debutante", "debutante-fifo", "debutante-unlimited", "colorado"):
-        assert [p.name for p in parallel.parts({}, api.load_layout(name))] == list(parallel.SEATED), name
+        shares = {p.name: p.share for p in parallel.parts({}, api.load_layout(name))}
+        assert shares == {"dfs": None, "dfs-shaken": parallel.SHAKEN_SHARE, "cpsat": None}, name
     for name in ("golf", "klondike", "grandfather"):
-        assert [p.name for p in parallel.parts({}, api.load_layout(name))] == list(parallel.PARTS), name
-    assert [p.name for p in parallel.parts({"parts": ["dfs", "dfs-shaken"]}, api.load_layout("debutante"))] \
-        == ["dfs", "dfs-shaken"]
+        assert all(p.share is None for p in parallel.parts({}, api.load_layout(name))), name
+
+
+def test_the_shaken_part_gives_its_process_to_cp_sat_after_its_share(monkeypatch):
+    """Two processes, three parts, a deal no part decides within the limit: the shaken DFS stops
+    at its share, and CP-SAT runs after it (its part is listed)."""
+    monkeypatch.setattr(parallel, "SHAKEN_SHARE", 0.25)
+    r = api.solve("debutante", seed=58, engine="portfolio", limits=Limits(timeout=4), jobs=2)
+    assert r.verdict == "unknown"
+    ran = {p["part"]: p for p in r.stats["parts"]}
+    assert set(ran) == {"dfs", "dfs-shaken", "cpsat"}
+    assert ran["dfs-shaken"]["reason"].startswith("timeout 1 s")
 
 
 def _answer(runs: dict[str, EngineRun]) -> EngineRun:

@@ -13,11 +13,13 @@ The parts (``parts``), in this order:
    refuses, and the part gives its place to the next at once (asked in the part's process:
    the question imports OR-Tools, which takes seconds).
 
-Where the family gives CP-SAT the second seat (``cpsat_seat``: the debutante family's layouts
-that the grid model plays, whose tight deals it wins and the DFS leaves open), the order is
-``dfs``, ``cpsat``, ``dfs-shaken`` (``SEATED``): on two cores CP-SAT runs from the start beside
-the DFS, where in the plain order it waited for the shaken DFS to end, which under a time limit
-never happened.
+Where the family gives CP-SAT a seat (``cpsat_seat``: the debutante family's layouts that the
+grid model plays, whose tight deals it wins in seconds and the DFS leaves open), ``dfs-shaken``
+keeps its place before ``cpsat`` but, while ``cpsat`` waits for a process, for ``SHAKEN_SHARE``
+of the time limit only: on two cores the shaken DFS decides what it decides at once (a learned
+loss, a late win of the first part's order: mostly within a fraction of a second), then gives
+its process to CP-SAT.  In the plain order CP-SAT waited for the shaken DFS to end, which under
+a time limit never happened.  With a process for every part (``jobs`` 3) the share does not apply.
 
 The ``parts`` option (names of ``PARTS``) chooses some, in its order.  ``jobs`` (``--jobs``) is
 how many parts run at once (default: the machine's cores, at most the number of parts); a part
@@ -67,6 +69,7 @@ from .dfs import run_dfs
 from .portfolio import Disagreement, decided_stats, part_summary
 
 SHAKEN_NOISE = 0.3  # the ``dfs-shaken`` part's restart noise (the ``dfs`` engine's is 0.08)
+SHAKEN_SHARE = 0.2  # its share of the time where CP-SAT has a seat and waits (the module text)
 POLL = 0.05  # seconds between two looks of the in-process part at the other parts' news
 START_AFTER = 0.1  # seconds of the in-process part before the other parts start (most deals take less)
 GRACE = 1.0  # seconds a part may overrun the timeout before it is stopped
@@ -85,6 +88,7 @@ class Part:
     name: str
     engine: str
     options: dict[str, Any] = field(default_factory=dict)
+    share: float | None = None  # of the time limit, while later parts wait for a process
 
 
 ENGINES = {"dfs": run_dfs, "cpsat": run_cpsat}
@@ -115,25 +119,24 @@ def die_with_parent(parent: int) -> None:
 
 
 PARTS = ("dfs", "dfs-shaken", "cpsat")  # every part, in the order they start
-SEATED = ("dfs", "cpsat", "dfs-shaken")  # the order where the family seats CP-SAT second
 
 
 def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part]:
-    """The portfolio's parts, in the order they are started (the module text): ``SEATED`` where
-    ``layout``'s family seats CP-SAT second, else ``PARTS``; the ``parts`` option (a list of names
-    of ``PARTS``) chooses some, in its order."""
+    """The portfolio's parts, in the order they are started (the module text); the ``parts`` option
+    (a list of names of ``PARTS``) chooses some, in its order.  Where ``layout``'s family seats
+    CP-SAT, ``dfs-shaken`` has ``SHAKEN_SHARE`` of the time while CP-SAT waits."""
     seed = options.get("random_seed") or 0
     dfs_options = {k: v for k, v in options.items() if k in ("core", "random_seed", "use_forced", "use_bounds")}
     cpsat_options = {"workers": options.get("workers") or 1}
+    seated = layout is not None and family_of(layout).cpsat_seat(layout)
     if options.get("random_seed") is not None:
         cpsat_options["random_seed"] = options["random_seed"]
     every = {"dfs": Part("dfs", "dfs", dfs_options),
              "dfs-shaken": Part("dfs-shaken", "dfs",
                                 {**dfs_options, "random_seed": seed + 1, "restart_noise": SHAKEN_NOISE,
-                                 "plain_nodes": 0}),
+                                 "plain_nodes": 0}, share=seated and SHAKEN_SHARE or None),
              "cpsat": Part("cpsat", "cpsat", cpsat_options)}
-    names = options.get("parts") or (SEATED if layout is not None and family_of(layout).cpsat_seat(layout)
-                                     else PARTS)
+    names = options.get("parts") or PARTS
     if not names or any(n not in every for n in names) or len(set(names)) < len(names) \
             or every[names[0]].engine != "dfs":
         raise UnsupportedError(f"portfolio parts {', '.join(map(str, names))}: expected distinct names of "
@@ -213,13 +216,18 @@ class _Portfolio:
         late = self.deadline is not None and time.monotonic() > self.deadline - LATE
         while self.todo and len(self.children) < self.jobs - 1 and not self.proved() and not late:
             part = self.todo.pop(0)
+            limits, deadline = self.limits, self.deadline
+            waiting = len(self.todo) > self.jobs - 2 - len(self.children)  # a later part finds no process
+            if part.share is not None and waiting and limits.timeout is not None and deadline is not None:
+                seconds = part.share * limits.timeout
+                limits, deadline = replace(limits, timeout=seconds), min(deadline, time.monotonic() + seconds)
             # A session of its own: Ctrl-C at the terminal reaches this process alone, which stops
             # the children (a child still starting would print a traceback).
             process = subprocess.Popen([sys.executable, "-c", CHILD, PACKAGE_ROOT, str(os.getpid())],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
             assert process.stdin is not None and process.stdout is not None
             try:  # the task is small (a layout and a deal): it fits the pipe, no wait for the child
-                process.stdin.write(pickle.dumps((part, self.layout, self.deal, self.limits, self.deadline)))
+                process.stdin.write(pickle.dumps((part, self.layout, self.deal, limits, deadline)))
                 process.stdin.close()
             except OSError:  # it died at once; its end is seen below
                 pass
