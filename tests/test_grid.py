@@ -1,7 +1,10 @@
 """The grid model of the debutante family (``solver/families/reserve/grid.py``): every win the DFS
 finds is one of its solutions (exact: it loses no game), it agrees with the DFS on small layouts of
 every shape it serves (stacks of one, of two, unlimited, queues of two, preset bases), its
-solutions replay, and it finds the wins of deals a 60-second DFS left open."""
+solutions replay, and it finds the wins of deals a 60-second DFS left open.  On columns of two the
+pairing bound's facts (``deadlines``, ``hall``) are in the model: it agrees with the plain search
+(no dominance, bounds or learning) where they are active, and proves at once the losses the bound
+proves."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
+from test_learning import plain
 
 from solver import api, cards, shuffles
 from solver.families.reserve.grid import FEATURES, GridModel
@@ -63,7 +67,7 @@ def test_every_dfs_win_is_a_solution(shape):
     name, ranks, columns, changes = SHAPES[shape]
     lay = small(name, ranks, columns, **changes)
     assert grid_supported(lay)
-    embedded = 0
+    embedded = bounded = 0
     for seed in range(1, 9):
         result = api.solve(lay, seed=seed, engine="dfs", limits=Limits(max_nodes=200_000))
         if result.verdict != "won":
@@ -74,7 +78,9 @@ def test_every_dfs_win_is_a_solution(shape):
         solver.parameters.num_workers = 1
         assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (shape, seed)
         embedded += 1
+        bounded += model.bound_turns > 0
     assert embedded >= 2
+    assert bounded or "two" not in shape  # on columns of two the bound's count was in the model
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -109,3 +115,28 @@ def test_it_wins_a_deal_the_dfs_left_open():
     # Debutante 881: unknown after 60 s of the DFS (benchmarks/results/winrates-60s-2026-12-04.md).
     res = api.solve("debutante", seed=881, engine="cpsat", limits=Limits(timeout=170), workers=1, random_seed=1)
     assert res.verdict == "won" and res.stats["model"] == "GridModel"  # the solution is replayed by api.solve
+
+
+@pytest.mark.parametrize("name", ["debutante", "debutante-fifo"])
+def test_the_pairing_facts_agree_with_the_plain_search(name):
+    # Stacks and queues of two, 6 ranks, 4 columns: on every deal the bound's count of columns is
+    # in the model (tight turns with more nodes than columns); seeds 5 and 6 are won, the rest lost.
+    lay = small(name, 6, 4)
+    seen = set()
+    for seed in range(1, 7):
+        deal = shuffles.from_seed(lay, seed)
+        assert GridModel(lay, deal).bound_turns > 0, seed
+        want = plain(lay, deal, [], 200_000)
+        got = api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=60), workers=1)  # replayed
+        if want != "unknown":
+            assert got.verdict == want, seed
+            seen.add(want)
+    assert seen == {"won", "lost"}
+
+
+@pytest.mark.parametrize("name, seed", [("debutante", 288), ("debutante-fifo", 583)])
+def test_it_proves_at_once_what_the_pairing_bound_proves(name, seed):
+    # Left open at 60 s by the model without the bound's facts (306,406 and 72,584 conflicts,
+    # notes of issue 31); the pairing bound proves them at the deal, the model now in presolve.
+    res = api.solve(name, seed=seed, engine="cpsat", limits=Limits(timeout=60), workers=1)
+    assert res.verdict == "lost" and res.stats["conflicts"] == 0 and res.stats["pairing_turns"] > 0

@@ -33,7 +33,12 @@ Exact: a real game gives each event of its cascades an instant of its own in its
 the grid, a cascade holds fewer events than ``K``), and then meets every constraint; a solution
 replays in instant order (``_moves``), the referee checking it again.  Redundant, proved: the
 counting argument spelled out per turn (``model.py``'s ``counting``): after turn ``t`` the cards
-seen less those up by then fit in the places.
+seen less those up by then fit in the places; and on columns of two, the pairing bound's facts
+(``pairing.py``, read from the same generous games): each copy's deadline, the earliest a card can
+leave while the one it shares a column with stays (``_deadlines``), and at the tight turns where
+the rows can stand and the bound's count of columns (``_hall``).  Each holds in every line that
+gets past every turn, so in every win; where the bound proves a deal lost at the deal, the model
+has no solution at once.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ from ...layout import Layout
 from ...limits import Limits
 from ..base import Solved
 from ..cpsat import feature_flags, make_solver, run
+from .pairing import NEVER, Copy, Games, _earliest, _nodes_at, matching_size
+from .position import ReservePosition
 from .rules import GRID_READS as READS
 from .rules import foundation_sequences
 
@@ -57,6 +64,11 @@ FEATURES = {
     # the two copies of a card dealt alike (both at the deal on columns of one card) are
     # interchangeable: the first goes to row 0
     "twins": True,
+    # each copy leaves by its deadline, and a card sharing a column with another leaves no sooner
+    # than it can while the other stays (the generous games of pairing.py)
+    "deadlines": True,
+    # at the pairing bound's tight turns: the facts it reads and its count of columns
+    "hall": True,
     # solver settings: no LP relaxation, no probing in presolve (measured: both slower here)
     "light_search": True,
 }
@@ -86,6 +98,14 @@ class GridModel:
         self.K = len(self.items) + 2
         self.end = (len(self.stock) + 1) * self.K  # every play is before this instant
         self.model = cp_model.CpModel()
+        self.games: Games | None = None  # the pairing bound's facts (columns of two, two packs)
+        self.bound_turns = 0  # the tight turns given the bound's count of columns (``_hall``)
+        self.copy: list[Copy] = []  # item -> the same card as ``pairing.py`` names it
+        if self.flags["deadlines"] or self.flags["hall"]:
+            pos = ReservePosition(layout, deal)
+            if pos.pairs:
+                self.games = Games(pos)
+                self.copy = self._copies(self.games)
         self._build()
 
     # ============================================================ building
@@ -98,6 +118,10 @@ class GridModel:
         self._columns()
         if self.flags["counting"] and self.cap:
             self._counting()
+        if self.games is not None and self.flags["deadlines"]:
+            self._deadlines()
+        if self.games is not None and self.flags["hall"]:
+            self._hall()
 
     def _foundations(self) -> None:
         m, lay = self.model, self.layout
@@ -183,7 +207,7 @@ class GridModel:
             lits = [root]
             if cap != 1:
                 for b, (_, bturn) in enumerate(self.items):
-                    if bturn >= turn or not self._may_take(b):
+                    if bturn >= turn or not self._may_take(b) or not self._may_pair(b, i):
                         continue
                     lit = m.new_bool_var(f"on{b}_{i}")
                     self.on[b, i] = lit
@@ -231,18 +255,22 @@ class GridModel:
             if x == b:
                 m.add_bool_or([~lit, ~ahead, self._gone_before(a, turn)])
 
-    _gone: dict[tuple[int, int], Any]
-
     def _gone_before(self, i: int, turn: int) -> Any:
         """A literal: item ``i`` is up before instant ``turn * K``."""
-        if not hasattr(self, "_gone"):
-            self._gone = {}
-        if (i, turn) not in self._gone:
+        return self._below(("D", i, turn), self.D[i], turn * self.K)
+
+    _below_lits: dict[tuple[Any, ...], Any]
+
+    def _below(self, key: tuple[Any, ...], var: Any, instant: int) -> Any:
+        """A literal: ``var < instant`` (one per ``key``)."""
+        if not hasattr(self, "_below_lits"):
+            self._below_lits = {}
+        if key not in self._below_lits:
             b = self.model.new_bool_var("")
-            self.model.add(self.D[i] < turn * self.K).only_enforce_if(b)
-            self.model.add(self.D[i] >= turn * self.K).only_enforce_if(~b)
-            self._gone[i, turn] = b
-        return self._gone[i, turn]
+            self.model.add(var < instant).only_enforce_if(b)
+            self.model.add(var >= instant).only_enforce_if(~b)
+            self._below_lits[key] = b
+        return self._below_lits[key]
 
     def _in_use(self) -> None:
         """The columns in use and the cards on columns, as cumulatives over intervals of instants."""
@@ -294,6 +322,126 @@ class GridModel:
                 up.append(b)
             m.add(dealt + t - sum(up) <= self.ncols * self.cap)
 
+    # ================================================ the pairing bound's facts
+
+    def _copies(self, games: Games) -> list[Copy]:
+        """Each item as ``pairing.py``'s ``Copy``: a dealt card by its column and depth (0 leaves
+        first), a pack card by its turn."""
+        by_place = {(cp.col, cp.depth): cp for cp in games.copies if cp.col >= 0}
+        by_turn = {cp.turn: cp for cp in games.copies if cp.col < 0}
+        out = [by_turn.get(turn, Copy(c)) for c, turn in self.items]
+        for j, col in enumerate(self.dealt):
+            for h, i in enumerate(col):
+                out[i] = by_place[j, h if not self.lifo else len(col) - 1 - h]
+        assert all((cp.value & 63) == (c & 63) for cp, (c, _) in zip(out, self.items, strict=True))
+        return out
+
+    def _first_last(self, b: int, x: int) -> tuple[int, int]:
+        """Of ``b`` and ``x`` laid on it (behind it in a queue): the one that leaves first, the other."""
+        return (b, x) if not self.lifo else (x, b)
+
+    def _earliest(self, first: int, last: int) -> int:
+        """``e(first | last)`` of ``pairing.py`` (without its tight turn): no real game plays
+        ``first`` before this step while ``last`` stays in its column.  Until ``last`` leaves, the
+        generous game with ``last`` held is at every step at least as far on at each foundation
+        as the real one, so the real one takes first's card at no earlier step."""
+        assert self.games is not None
+        return _earliest(self.games.pos, self.copy[first], -1, self.games.trace_with(self.copy[last]), {})
+
+    def _may_pair(self, b: int, x: int) -> bool:
+        """Whether ``x`` may be laid on ``b`` (behind it): false when the one leaving first could
+        leave, with the other still there, only after the other's deadline (``_deadlines``)."""
+        if self.games is None or not self.flags["deadlines"] or self.cap != 2:
+            return True
+        first, last = self._first_last(b, x)
+        return self._earliest(first, last) <= self.games.deadline(self.copy[last])
+
+    def _deadlines(self) -> None:
+        """Each copy ``y`` leaves by the end of step ``L(y)`` (``pairing.py``: with ``y`` held, the
+        counts fail at step ``L``, so a line with ``y`` still out at its end fails there, and a
+        win gets past every step).  Of two cards sharing a column, the one leaving first leaves
+        while the other stays, so no earlier than step ``e(first | last)`` (``_earliest``);
+        ``_may_pair`` left out the pairs where that is after the other's deadline."""
+        assert self.games is not None
+        m, K = self.model, self.K
+        for i, cp in enumerate(self.copy):
+            limit = self.games.deadline(cp)
+            if limit < NEVER:
+                m.add(self.D[i] < (limit + 1) * K)
+        if self.cap == 2:
+            for (b, x), lit in self.on.items():
+                first, last = self._first_last(b, x)
+                m.add(self.D[first] >= self._earliest(first, last) * K).only_enforce_if(lit)
+
+    def _filled(self, f: int, j: int, step: int) -> Any:
+        """The literal: row ``f``'s place ``j`` is filled by the end of ``step``."""
+        var = self.T[f, j]
+        if isinstance(var, int):
+            return self.model.new_constant(1)
+        return self._below(("T", f, j, step), var, (step + 1) * self.K)
+
+    def _out(self, i: int, step: int) -> Any:
+        """The literal: item ``i`` (seen by ``step``) is in a column at the end of ``step``."""
+        return ~self._gone_before(i, step + 1)
+
+    def _hall(self) -> None:
+        """At each tight turn T of ``pairing.py`` (the counts leave at most ``TIGHT`` places spare
+        in the generous game), its argument as constraints on the model, each holding in every
+        line that gets past T (every win):
+
+        - where the rows stand at the end of step T: each suit's two rows at one of the copy
+          count's splits (``pairing.py``, "surely past"), so a place every split passes is filled
+          and a place no split reaches is empty;
+        - per card, its copies seen by T and still in columns plus its places filled equal its
+          copies seen (a filled place took a copy seen by then, one copy each, and a copy seen
+          and not up lies in a column);
+        - the bound's count: a *node* (a copy, or two copies of a card one of which is out,
+          ``_nodes_at``) is out when a copy of it lies in a column at the end of step T; two nodes
+          out share a column only along an edge of the bound's graph (the claim of
+          ``pairing.py``), so the columns holding them number at least the nodes out less a
+          largest matching ``M`` of that graph; with the ``fixed`` columns whose two dealt cards
+          are surely out (no node among them), nodes out <= count - fixed + M.
+
+        Where the facts force every node out, the last is the bound itself and the model has no
+        solution at once; elsewhere the search's decisions can force nodes out."""
+        assert self.games is not None
+        games, pos, m = self.games, self.games.pos, self.model
+        item_of = {cp: i for i, cp in enumerate(self.copy)}
+        for t in sorted(games.base.splits):
+            for s, splits in enumerate(games.base.splits[t]):
+                for f in (s, s + 4):
+                    for j in range(pos.h[f], len(pos.seq[f])):
+                        past = [(a if f == s else b) > j - pos.h[f] for a, b in splits]
+                        if all(past) or not any(past):
+                            m.add(self._filled(f, j, t) == int(all(past)))
+            seen: dict[int, list[int]] = {}
+            for i, (c, turn) in enumerate(self.items):
+                if turn <= t:
+                    seen.setdefault(c, []).append(i)
+            for c, its in seen.items():
+                places = [self._filled(f, j, t) for f, j in self._places_of(c)]
+                m.add(sum(self._out(i, t) for i in its) + sum(places) == len(its))
+            nodes, fixed, surely_past = _nodes_at(pos, games.copies, games.base, t)
+            if len(nodes) + fixed <= self.ncols:
+                continue
+            out = []
+            for node in nodes:
+                its = [item_of[cp] for cp in node]
+                if len(its) == 1:
+                    out.append(self._out(its[0], t))
+                    continue
+                lit = m.new_bool_var("")
+                for i in its:
+                    m.add_implication(self._out(i, t), lit)
+                for f, j in self._places_of(self.items[its[0]][0]):
+                    m.add_bool_or([lit, self._filled(f, j, t)])  # a place empty: a copy is out
+                out.append(lit)
+            m.add(sum(out) <= self.ncols - fixed + matching_size(games.graph(nodes, t, surely_past, [])))
+            self.bound_turns += 1
+
+    def _places_of(self, card: int) -> list[tuple[int, int]]:
+        return self.slot_of.get(card, [])
+
     # ============================================================= solving
 
     def solve(self, limits: Limits, options: dict[str, Any]) -> Solved:
@@ -301,7 +449,10 @@ class GridModel:
         if self.flags["light_search"]:
             solver.parameters.linearization_level = 0
             solver.parameters.cp_model_probing_level = 0
-        return run(solver, self.model, limits, options, lambda: self._moves(solver))
+        verdict, reason, moves, stats = run(solver, self.model, limits, options, lambda: self._moves(solver))
+        if self.games is not None:
+            stats["pairing_turns"] = self.bound_turns  # the tight turns given the bound's count
+        return verdict, reason, moves, stats
 
     def _moves(self, solver: cp_model.CpSolver) -> list[dict[str, Any]]:
         """The solution in instant order (leavings at an instant before its turn), columns numbered

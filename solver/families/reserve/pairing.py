@@ -114,14 +114,37 @@ def pairing_horizon(pos: ReservePosition) -> int:
     if the pairing bound proves that no line gets past some turn; -1 if it proves the position
     lost without such a turn (a pair that could never leave in its order); else 0.  For columns of two with
     every turned card placed at once and two rows of foundations holding two packs."""
-    slots, ncols = pos.slots or 0, pos.ncols
-    stock = pos.stock
-    turns = len(stock)
-    copies = [Copy(v, 0, i, d) for i, col in enumerate(pos.cols)
-              for d, v in enumerate(col if pos.fifo else col[::-1])]
-    copies += [Copy(stock[turns - t], t) for t in range(1, turns + 1)]
+    games = Games(pos)
+    for t in sorted(games.base.splits):
+        nodes, fixed, surely_past = _nodes_at(pos, games.copies, games.base, t)
+        if len(nodes) + fixed <= pos.ncols:
+            continue  # even with no two sharing a column they fit
+        used = [t]
+        columns = len(nodes) - matching_size(games.graph(nodes, t, surely_past, used)) + fixed
+        if columns > pos.ncols:
+            return -1 if max(used) >= NEVER else games.turns - max(used) + 1
+    return 0
 
-    def run(held: Copy | None, record_splits: bool) -> Trace:
+
+class Games:
+    """The generous games of the bound at ``pos``, each played once, when first asked for: the one
+    with nothing held (``base``, with each suit's splits at the tight turns) and one per held copy
+    (``trace_with``), with the deadline ``L`` it gives (``deadline``).  ``copies``: every copy of
+    the game, the columns' and the pack's (the CP-SAT model reads the same facts, ``grid.py``)."""
+
+    def __init__(self, pos: ReservePosition):
+        self.pos = pos
+        self.slots = pos.slots or 0
+        self.turns = turns = len(pos.stock)
+        self.copies = [Copy(v, 0, i, d) for i, col in enumerate(pos.cols)
+                       for d, v in enumerate(col if pos.fifo else col[::-1])]
+        self.copies += [Copy(pos.stock[turns - t], t) for t in range(1, turns + 1)]
+        self.base = self._run(None, True)
+        self._held: dict[Copy, Trace] = {}
+        self._limits: dict[Copy, int] = {}
+
+    def _run(self, held: Copy | None, record_splits: bool) -> Trace:
+        pos, stock, turns, slots = self.pos, self.pos.stock, self.turns, self.slots
         game = pos.generous(None if held is None else (held.col, held.depth, held.turn))
         trace = Trace(passed=[{} for _ in range(pos.nf)])
         hh = list(pos.h)
@@ -139,39 +162,33 @@ def pairing_horizon(pos: ReservePosition) -> int:
                 trace.splits[t] = [game.splits(s, trace.spare[-1]) for s in range(4)]
         return trace
 
-    base = run(None, True)
-    held: dict[Copy, Trace] = {}
+    def trace_with(self, y: Copy) -> Trace:
+        """The generous game with ``y`` held."""
+        if y not in self._held:
+            self._held[y] = self._run(y, False)
+        return self._held[y]
 
-    def trace_with(y: Copy) -> Trace:
-        if y not in held:
-            held[y] = run(y, False)
-        return held[y]
-
-    limits: dict[Copy, int] = {}
-
-    def deadline(y: Copy) -> int:
-        if y not in limits:
-            out = trace_with(y).out
-            limits[y] = next((t for t in range(turns + 1) if out[t] > slots), NEVER)
-        return limits[y]
-
-    for t in sorted(base.splits):
-        nodes, fixed, surely_past = _nodes_at(pos, copies, base, t)
-        if len(nodes) + fixed <= ncols:
-            continue  # even with no two sharing a column they fit
+    def graph(self, nodes: list[tuple[Copy, ...]], t: int, surely_past: dict[int, set[int]],
+              used: list[int]) -> list[set[int]]:
+        """The bound's graph at tight turn ``t``: two nodes are joined when a copy of one may lie
+        under (ahead of) a copy of the other then (``_may_share``; the steps its claims rest on
+        are added to ``used``)."""
         adjacent: list[set[int]] = [set() for _ in nodes]
-        used = [t]
         for u, below in enumerate(nodes):
             for w, above in enumerate(nodes):
                 if u != w and w not in adjacent[u] and any(
-                        _may_share(pos, a, b, t, trace_with, deadline, surely_past, used)
+                        _may_share(self.pos, a, b, t, self.trace_with, self.deadline, surely_past, used)
                         for a in below for b in above):
                     adjacent[u].add(w)
                     adjacent[w].add(u)
-        columns = len(nodes) - matching_size(adjacent) + fixed
-        if columns > ncols:
-            return -1 if max(used) >= NEVER else turns - max(used) + 1
-    return 0
+        return adjacent
+
+    def deadline(self, y: Copy) -> int:
+        """``L(y)``: the step by which ``y`` leaves in every line that gets past it (NEVER: none)."""
+        if y not in self._limits:
+            out = self.trace_with(y).out
+            self._limits[y] = next((t for t in range(self.turns + 1) if out[t] > self.slots), NEVER)
+        return self._limits[y]
 
 
 def _nodes_at(pos: ReservePosition, copies: list[Copy], base: Trace, t: int
