@@ -11,7 +11,6 @@ from solver.families import load_layout
 from solver.fingerprint import rules_fingerprint
 from solver.schema import builtin_names
 
-
 # Solvitaire's presets that differ from another in name only (its JSON the same, key for key), and
 # are built in under both names so that every preset of Solvitaire has its own.
 TWINS = {"klondike-deal-1-partial-piles-restricted": "klondike-deal-1"}
