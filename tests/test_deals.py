@@ -296,7 +296,9 @@ def test_board_format_covers_the_tableau_games() -> None:
                                 "eight-off-any-card-spaces", "fan", "fore-cell-same-suit", "free-cell-0-cell",
                                 "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell", "free-cell-4-pile",
                                 "free-cell-5-pile", "free-cell-6-pile", "free-cell-7-pile", "gargantua",
-                                "gargantua-redeal", "klondike-two-deck-9", "limited", "maria", "rank-and-file",
+                                "gargantua-redeal", "klondike-deal-1", "klondike-deal-1-partial-piles-restricted",
+                                "klondike-partial-piles-restricted", "klondike-two-deck-9", "limited", "maria",
+                                "rank-and-file",
                                 "scotch-patience", "somerset", "spanish-patience", "streets", "streets-and-alleys",
                                 "stronghold", "thirtysix", "trigon", "ultra-klondike-2-deck"}
     with pytest.raises(DealError, match=r"the board format does not cover layout 'debutante'"):

@@ -21,8 +21,34 @@ from solver.schema import builtin_names
 
 GOLDEN = Path(__file__).parent / "golden" / "solvitaire-deals.json"
 
+# Solvitaire's presets whose rules are another's, key for key: Klondike draw 1 ("klondike-deal-1", and its
+# "partial piles restricted" twin), Klondike and Canfield's twins.
+KLONDIKE_1 = {
+    "tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
+                      "move built group": "partial-if-card-above-buildable", "diagonal deal": True,
+                      "face up cards": "top"},
+    "foundations": {"removable": True},
+    "stock": {"size": 24, "deal count": 1, "redeal": True},
+}
+KLONDIKE_3 = {
+    "tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
+                      "move built group": "partial-if-card-above-buildable", "diagonal deal": True,
+                      "face up cards": "top"},
+    "foundations": {"removable": True},
+    "stock": {"size": 24, "deal count": 3, "redeal": True},
+}
+CANFIELD = {
+    "tableau piles": {"count": 4, "build policy": "red-black", "move built group": "partial-if-card-above-buildable",
+                      "spaces policy": "auto-reserve-then-any"},
+    "foundations": {"initial cards": "one", "base card": "random"},
+    "stock": {"size": 34, "deal count": 3, "redeal": True},
+    "reserve": {"size": 13, "stacked": True},
+}
+
 # Solvitaire's presets (the keys each sets beside its defaults), for the golden deals.
 PRESETS = {
+    "klondike-deal-1": KLONDIKE_1, "klondike-deal-1-partial-piles-restricted": KLONDIKE_1,
+    "klondike-partial-piles-restricted": KLONDIKE_3, "canfield-partial-piles-restricted": CANFIELD,
     "free-cell": {"tableau piles": {"build policy": "red-black"}, "cells": {"count": 4}},
     "canfield": {"tableau piles": {"count": 4, "build policy": "red-black",
                                    "move built group": "partial-if-card-above-buildable",
