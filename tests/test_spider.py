@@ -71,7 +71,7 @@ CASES = [(3, [3, 3, 2], [1, 1, 0]), (4, [4, 4, 3], [2, 2, 1])]  # (max rank, dea
 NARROWED_MISSES = [("column", (4, [3, 3, 3, 3], [1, 1, 1, 1]), 4), ("suit", (3, [3, 3, 2], [1, 1, 0]), 3)]
 
 
-@pytest.mark.parametrize("takes", ["column", "suit"])
+@pytest.mark.parametrize("takes", ["column", "suit", "card"])
 def test_the_engine_agrees_with_the_plain_search(takes):
     """Deal by deal on small Spider games, the engine (a narrowed search first, then the full
     one) agrees with the referee's plain search, wins and losses both."""
