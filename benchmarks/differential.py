@@ -129,6 +129,16 @@ BASES: dict[str, Base] = {
                     "moves": "sequence", "wrap": "from-base"},
         "stock": {"turn": "waste", "deal_count": 2, "redeals": -1},
         "deal": {"order": ["base", "reserve", "tableau"], "reverse": ["tableau"]}}, (3,)),
+    "spider-mini": Base("tableau", {
+        "decks": 1, "foundations": {**FOUNDATIONS_1, "takes": "column"},
+        "tableau": {"count": 3, "deal": [2, 2, 1], "face_down": [1, 1, 0], "build": "any", "spaces": "any",
+                    "moves": "suit-sequence"},
+        "stock": {"turn": "deal-row"}, "deal": {"order": ["tableau"]}}, (3, 4)),
+    "east-haven-mini": Base("tableau", {
+        "decks": 1, "foundations": {**FOUNDATIONS_1, "removable": True},
+        "tableau": {"count": 3, "deal": [2, 2, 2], "face_down": [1, 1, 1], "build": "alternate", "spaces": "any",
+                    "moves": "sequence"},
+        "stock": {"turn": "deal-row"}, "deal": {"order": ["tableau"]}}, (3, 4)),
     "forty-thieves-mini": Base("tableau", {
         "decks": 2, "foundations": {"rows": [{"base": "A", "build": "up"}] * 2},
         "tableau": {"count": 4, "deal": [2] * 4, "build": "suit", "spaces": "any", "moves": "single"},

@@ -31,10 +31,9 @@ def describe(layout: Layout) -> str:
                          "which is dealt to its suit's foundation; the others start when a card of that "
                          "rank comes.")
             continue
-        lines.append(
-            f"Foundations: one per suit, from the {_rank(layout, row.base)} built {way} in suit"
-            f"{' (the base placed before the deal)' if f.preset else ', started when its base card comes'}."
-        )
+        started = (" (the base placed before the deal)" if f.preset else "" if f.takes != "card"
+                   else ", started when its base card comes")
+        lines.append(f"Foundations: one per suit, from the {_rank(layout, row.base)} built {way} in suit{started}.")
     if f.wrap:
         lines.append("Foundations turn the corner: the ace follows the king.")
     if f.rows:
@@ -86,7 +85,7 @@ def describe(layout: Layout) -> str:
         text += f" An empty column takes {spaces[t.spaces]}."
         if moves.rule("tableau.moves", t.moves).words:
             text += " " + moves.rule("tableau.moves", t.moves).words
-        if t.to_foundation and f.rows:
+        if t.to_foundation and f.rows and f.takes == "card":
             text += " Column tops may go to the foundations."
         if layout.hole is not None:
             text += " Column tops may go to the hole."

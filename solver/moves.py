@@ -35,7 +35,8 @@ waste, first turned first; ``card`` is the first turned.
 ``redeal``: the whole waste goes back to the stock, its first card to turn first again;
 ``card`` is the waste's first (bottom) card, ``count`` its size.
 ``row``: the stock deals one card onto each of the first ``count`` stacks of the kind ``to``
-names (``reserve``: Twenty's reserve columns), in order; ``card`` is the first dealt.
+names (``reserve``: Twenty's reserve columns; ``tableau``: Spider's columns), in order, face up;
+``card`` is the first dealt.
 
 Codes
 -----
@@ -72,7 +73,7 @@ class Kind:
 CARDS = Kind("cards", 0, "*", ("*",), "pile", "cards from the top of one stack onto another, in order")
 TURN = Kind("turn", 1, "stock", ("waste",), "turn", "the stock turns its next cards onto the waste")
 REDEAL = Kind("redeal", 2, "waste", ("stock",), "back", "the whole waste turns back into the stock")
-ROW = Kind("row", 3, "stock", ("reserve",), "row", "the stock deals one card onto each column of a row")
+ROW = Kind("row", 3, "stock", ("reserve", "tableau"), "row", "the stock deals one card onto each column of a row")
 KINDS: tuple[Kind, ...] = (CARDS, TURN, REDEAL, ROW)  # CARDS first: every move no other kind claims
 
 
@@ -150,7 +151,9 @@ RULES: tuple[Rule, ...] = (
                                 "(the player's choice)", (CARDS,)),
     Rule("stock.turn", "waste", "turned cards go to a waste pile whose top card may go to a foundation or a "
                                 "column with room", (TURN, REDEAL), ({"deal type": "waste"},)),
-    Rule("stock.turn", "deal-row", "each deal puts one card on every column", (ROW,)),
+    Rule("stock.turn", "deal-row", "each deal puts one card on every column in turn, from the first (the last "
+                                   "deal on as many as it has cards for), whenever the player chooses", (ROW,),
+         ({"deal type": "tableau piles"},)),
     Rule("stock.turn", "hole", "the next stock card may be turned onto the hole at any time", (CARDS,),
          ({"deal type": "hole"},)),
     Rule("stock.turn", "none", ""),
@@ -159,11 +162,19 @@ RULES: tuple[Rule, ...] = (
     Rule("tableau.moves", "sequence", "A built sequence moves as a unit.", (CARDS,),
          ({"move built group": "yes"}, {"move built group": "partial-if-card-above-buildable"}), "unlimited"),
     # (a supermove is a shortcut for single moves through cells and spaces: Solvitaire plays it so)
+    Rule("tableau.moves", "suit-sequence", "A built sequence moves as a unit when it is all of one suit.", (CARDS,),
+         ({"move built group": "yes", "move built group policy": "same-suit"},)),
     Rule("tableau.moves", "supermove", "A built sequence moves as a unit when free cells and empty columns "
                                        "could carry it one card at a time.", (CARDS,),
          ({"move built group": "no"},), "limited"),
     # what a foundation takes in one move (``foundations.takes``)
     Rule("foundations.takes", "card", "", (CARDS,), ({"only complete pile moves": False},)),
+    # (Spider: a whole suit, king to ace, in one move; Solvitaire's rule takes it only as a whole column)
+    Rule("foundations.takes", "column", "A foundation takes only a whole suit, in one move, from a column that "
+                                        "holds exactly that suit from the king (at the bottom) to the ace.", (CARDS,),
+         ({"only complete pile moves": True},)),
+    Rule("foundations.takes", "suit", "A foundation takes only a whole suit, in one move: the king to the ace, "
+                                      "in suit, from the top of a column.", (CARDS,)),
 )
 SOLVITAIRE_SECTIONS = {"stock": "stock", "tableau": "tableau piles", "foundations": "foundations"}
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from solver.draw import replay as pictures
 from solver.errors import UnsupportedError
 from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import TableauGame
-from solver.layout import parse_text
+from solver.layout import parse_text, rule_values
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,43 +104,72 @@ def test_the_readers_import_the_table():
 
 # ------------------------------------------------------------ a new entry is read as it stands
 
-SUIT_GROUPS = moves.Rule("tableau.moves", "suit-sequence", "A built sequence of one suit moves as a unit.",
-                         (moves.CARDS,), ({"move built group": "yes", "move built group policy": "same-suit"},))
-SPIDERISH = {"tableau piles": {"count": 4, "build policy": "any-suit", "move built group": "yes",
-                               "move built group policy": "same-suit", "face up cards": "all"},
-             "max rank": 4}
+# A value no family plays (Solvitaire's maximal groups), added to the table by the tests below.
+MAXIMAL = moves.Rule("tableau.moves", "maximal-test", "Only a whole built sequence moves, never a part of it.",
+                     (moves.CARDS,), ({"move built group": "maximal-group"},))
+MAXIMALISH = {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": "maximal-group"},
+              "max rank": 4}
 
 
 def test_a_new_rule_value_is_one_entry(monkeypatch):
     """A value added to the table: the schema takes it, the rules in words say it, Solvitaire's
     files map to it and back, fc-solve is not offered it; the engine and the referee, which
     have no rule for it yet, refuse it (they are where its rules go)."""
-    monkeypatch.setattr(moves, "RULES", (*moves.RULES, SUIT_GROUPS))
-    lay = solvitaire.rules_to_layout(SPIDERISH, "spiderish.json", "spiderish")
-    assert lay.tableau.moves == "suit-sequence"
-    assert "A built sequence of one suit moves as a unit." in describe(lay)
+    monkeypatch.setattr(moves, "RULES", (*moves.RULES, MAXIMAL))
+    lay = solvitaire.rules_to_layout(MAXIMALISH, "maximalish.json", "maximalish")
+    assert lay.tableau.moves == "maximal-test"
+    assert "Only a whole built sequence moves, never a part of it." in describe(lay)
     back = solvitaire.layout_to_rules(lay)
-    assert back is not None and back["tableau piles"]["move built group policy"] == "same-suit"
+    assert back is not None and back["tableau piles"]["move built group"] == "maximal-group"
     assert fc_solve_options(lay) is None
-    text = 'title = "x"\ndecks = 1\n[tableau]\ncount = 4\ndeal = [13, 13, 13, 13]\nmoves = "suit-sequence"\n' \
+    text = 'title = "x"\ndecks = 1\n[tableau]\ncount = 4\ndeal = [13, 13, 13, 13]\nmoves = "maximal-test"\n' \
            '[foundations]\nrows = [{ base = "A" }]\n'
-    assert parse_text(text, "x.toml", "x").tableau.moves == "suit-sequence"
+    assert parse_text(text, "x.toml", "x").tableau.moves == "maximal-test"
     deal = api.make_deal(lay, 1)
-    with pytest.raises(UnsupportedError, match="tableau.moves = 'suit-sequence'"):
+    with pytest.raises(UnsupportedError, match="tableau.moves = 'maximal-test'"):
         TableauPosition(lay, deal)
-    assert "no rule for tableau.moves = 'suit-sequence'" in (TableauGame(lay, deal).problem or "")
+    assert "no rule for tableau.moves = 'maximal-test'" in (TableauGame(lay, deal).problem or "")
 
 
 def test_without_the_entry_the_value_is_refused_by_name():
-    with pytest.raises(Exception, match=r"\[tableau piles\]\[move built group policy\] = 'same-suit'"):
-        solvitaire.rules_to_layout(SPIDERISH, "spiderish.json", "spiderish")
+    with pytest.raises(Exception, match=r"\[tableau piles\]\[move built group\] = 'maximal-group'"):
+        solvitaire.rules_to_layout(MAXIMALISH, "maximalish.json", "maximalish")
 
 
-def test_a_new_kind_lands_and_is_read_back_as_it_stands(monkeypatch):
-    """A row dealt onto the tableau columns (Spider's stock): with the row kind's targets
-    widened in the table, the pictures land it and a peer's positions read back as it; the
-    tableau referee, which has no rule for rows, refuses it."""
-    monkeypatch.setattr(moves, "KINDS", (*moves.KINDS[:3], replace(moves.ROW, targets=("reserve", "tableau"))))
+# ------------------------------------------------------------ Spider's entries, read and played
+
+SPIDERISH = {"tableau piles": {"count": 4, "build policy": "any-suit", "move built group": "yes",
+                               "move built group policy": "same-suit", "face up cards": "top"},
+             "foundations": {"only complete pile moves": True}, "stock": {"size": 4, "deal type": "tableau piles"},
+             "max rank": 4}
+
+
+def test_spiders_entries_are_read_as_they_stand():
+    """Spider's three entries (a row dealt onto the columns, groups of one suit, whole suits
+    home as whole columns): the schema, the words, Solvitaire's files both ways; fc-solve is
+    not offered them; the position and the referee play them."""
+    lay = solvitaire.rules_to_layout(SPIDERISH, "spiderish.json", "spiderish")
+    assert (lay.stock.turn, lay.tableau.moves, lay.foundations.takes) == ("deal-row", "suit-sequence", "column")
+    words = describe(lay)
+    for rule in (("stock.turn", "deal-row"), ("tableau.moves", "suit-sequence"), ("foundations.takes", "column")):
+        assert moves.rule(*rule).words in words
+    back = solvitaire.layout_to_rules(lay)
+    assert back is not None
+    assert back["stock"] == {"size": 4, "deal type": "tableau piles"}
+    assert back["foundations"]["only complete pile moves"] is True
+    assert back["tableau piles"]["move built group policy"] == "same-suit"
+    assert rule_values(solvitaire.rules_to_layout(back, "back.json", "spiderish")) == rule_values(lay)
+    assert fc_solve_options(lay) is None
+    deal = api.make_deal(lay, 1)
+    assert TableauGame(lay, deal).problem is None
+    pos = TableauPosition(lay, deal)
+    assert any(moves.decode(m).kind is moves.ROW for m in pos.legal_moves())
+
+
+def test_the_row_kind_lands_and_is_read_back():
+    """A row dealt onto the tableau columns (Spider's stock): the pictures land it, a peer's
+    positions read back as it, the tableau referee plays it in a game that deals rows and
+    refuses it in one that does not."""
     move = moves.contract("AC", "stock", "tableau", 2)
     assert moves.kind_of(move).name == "row"
     lay = api.load_layout("klondike")
@@ -154,4 +182,11 @@ def test_a_new_kind_lands_and_is_read_back_as_it_stands(monkeypatch):
     assert solvitaire_steps([before, after]) == [Step("stock", "tableau", 2)]
     game = TableauGame(lay, api.make_deal(lay, 1))
     assert game.play(moves.contract(game.stacks()["stock"][-1], "stock", "tableau", 7)) == \
-        "move 1: this game has no row moves (the stock deals one card onto each column of a row)"
+        "move 1: the stock does not deal rows onto tableau in this game"
+    spider = solvitaire.rules_to_layout(SPIDERISH, "spiderish.json", "spiderish")
+    game = TableauGame(spider, api.make_deal(spider, 1))
+    first, columns = game.stacks()["stock"][-1], [list(c) for c in game.columns]
+    assert game.play(moves.contract(first, "stock", "tableau", 3)) == \
+        f"move 1: the row deals {first} and 4 card(s), not {first} and 3"
+    assert game.play(moves.contract(first, "stock", "tableau", 4)) is None
+    assert [c[-1] for c in game.columns][0] == first and [c[:-1] for c in game.columns] == columns

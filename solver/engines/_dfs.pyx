@@ -402,7 +402,9 @@ cdef class Search:
     cdef int root_dead      # the first bound that cut the deal itself (0: none)
     cdef int depth0         # the position's ply when the search began
     cdef int max_depth      # the most pushes from the start of any position entered
-    cdef object deepest     # the codes of the pushes that first reached it (a list)
+    cdef int* deepest       # the codes of the pushes that first reached it (``_note_deepest``)
+    cdef int deepest_room   # ... its room
+    cdef int same           # the pushes of the line on the position that ``deepest`` begins with
     cdef int nreasons       # len(DEAD_REASONS)
     cdef int64_t cuts[MAX_REASONS]  # cuts[k]: positions cut by the k-th bound (from 1)
     cdef double noise
@@ -424,7 +426,8 @@ cdef class Search:
         self.rng = rng
         self.twister = TWISTER_OK and type(rng) is random.Random
         self.depth0 = pos.ply
-        self.deepest = []
+        self.deepest_room = 256
+        self.deepest = <int*>malloc(self.deepest_room * sizeof(int))
         memset(self.cuts, 0, sizeof(self.cuts))
         self.nreasons = len(type(pos).DEAD_REASONS)
         if self.nreasons >= MAX_REASONS:
@@ -437,7 +440,7 @@ cdef class Search:
         self.moves = <int*>malloc(self.moves_room * sizeof(int))
         self.keys = <unsigned char*>malloc(self.keys_room)
         self.line = <uint32_t*>calloc(self.line_mask + 1, sizeof(uint32_t))
-        if not (self.frames and self.moves and self.keys and self.line):
+        if not (self.frames and self.moves and self.keys and self.line and self.deepest):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -445,6 +448,7 @@ cdef class Search:
         free(self.moves)
         free(self.keys)
         free(self.line)
+        free(self.deepest)
 
     # -------------------------------------------------- room in the arenas
 
@@ -531,6 +535,7 @@ cdef class Search:
         cdef int i
         for i in range(pushed):
             self.pos.pop()
+        self.same = min(self.same, self.pos.ply - self.depth0)
         return 0
 
     cdef int play_forced(self) except -1:
@@ -576,10 +581,20 @@ cdef class Search:
         return -1
 
     cdef int _note_deepest(self) except -1:
-        """The position is the deepest yet: note its line (rare: once per new depth)."""
-        cdef int i
-        self.max_depth = self.pos.ply - self.depth0
-        self.deepest = [self.pos.played.data[i] for i in range(self.depth0, self.pos.ply)]
+        """The position is the deepest yet: note its line.  Only the pushes after the part
+        ``deepest`` already holds are copied (``same``, lowered by every pop), so the copies
+        cost no more than the pushes (a search that goes deeper and deeper, to tens of
+        thousands of pushes in Spider, once copied the whole line at every new depth)."""
+        cdef int i, depth = self.pos.ply - self.depth0
+        cdef void* p
+        if depth > self.deepest_room:
+            p = realloc(self.deepest, 2 * depth * sizeof(int))
+            if p == NULL:
+                raise MemoryError()
+            self.deepest, self.deepest_room = <int*>p, 2 * depth
+        for i in range(self.same, depth):
+            self.deepest[i] = self.pos.played.data[self.depth0 + i]
+        self.max_depth = self.same = depth
         return 0
 
     cdef int enter(self, int pushed) except -1:
@@ -685,6 +700,7 @@ cdef class Search:
 
 cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
     """As ``finish`` in ``dfs``: the moves of a win, the position unwound, the counts."""
+    cdef int i
     s.give_back_rng()
     moves = s.pos.history[depth0:] if verdict == "won" else []
     while s.pos.ply > depth0:
@@ -692,7 +708,8 @@ cdef tuple _finish(Search s, int depth0, double start, verdict, reason=None):
     names = type(s.pos).DEAD_REASONS
     cuts = {names[k - 1]: s.cuts[k] for k in range(1, s.nreasons + 1) if s.cuts[k]}
     return (verdict, reason, moves, s.nodes, time.perf_counter() - start, s.table.count,
-            s.table.evictions, s.table.memory + s.learned.memory, s.max_depth, s.deepest, cuts, s.learned_cuts)
+            s.table.evictions, s.table.memory + s.learned.memory, s.max_depth,
+            [s.deepest[i] for i in range(s.max_depth)], cuts, s.learned_cuts)
 
 
 def search(CorePosition pos, max_nodes, timeout, max_entries, bint use_forced, bint use_bounds,
@@ -770,6 +787,7 @@ cdef tuple _search(Search s, int depth0, max_nodes, timeout, restarts, progress,
         s.clear()
         while pos.ply > depth0:
             pos.pop()
+        s.same = 0
 
 
 def table_bytes_per_entry(int key_len) -> int:

@@ -406,10 +406,21 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
     common: dict[str, Any] = {"use_forced": options.get("use_forced", True), "restarts": restarts,
                               "progress": options.get("progress"), "progress_every": options.get("progress_every")}
     plain = options.get("plain_nodes", plain_nodes(limits))
-    if pos.learns and use_bounds and plain and table is None and pos.is_dead() is None:
+    narrowed, asked = None, limits  # a first search over fewer moves, that only wins (``_narrowed``)
+    if (table is None and options.get("narrow", True) and (limits.timeout or limits.max_nodes)
+            and getattr(pos, "set_narrow", None) and pos.set_narrow(True)):
+        narrowed = _narrowed(search, pos, limits, use_bounds, common)
+        limits = _rest(limits, narrowed)
+    if narrowed is not None and (narrowed.verdict == "won" or _spent(limits)):
+        out = narrowed
+    elif pos.learns and use_bounds and plain and table is None and pos.is_dead() is None:
         out = _plain_then_learning(search, pos, limits, plain, common)
     else:  # learning from the first node, or nothing to learn, or decided by the costly bounds at once
         out = search(pos, limits, use_bounds=use_bounds, table=table, **common)
+    if narrowed is not None and out is not narrowed:
+        out = _joined(narrowed, out)
+    if narrowed is not None:
+        _reason_asked(out, asked)
     solution = solution_json(pos, out.moves) if out.verdict == "won" else None
     stats: dict[str, Any] = {"table": out.table_size, "evictions": out.evictions, "core": core,
                              **search_stats(out)}
@@ -419,6 +430,37 @@ def run_dfs(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> Eng
         reference = pos if core == "python" else family_of(layout).start_position(layout, deal)
         stats.update(line_slack(reference, out.deepest, None if core == "python" else pos))
     return EngineRun(out.verdict, out.reason, solution, out.nodes, stats)
+
+
+def _narrowed(search: Callable[..., Outcome], pos: Any, limits: Limits, use_bounds: bool,
+              common: dict[str, Any]) -> Outcome:
+    """``run_dfs``'s first search where the position narrows its moves (``set_narrow``: a
+    subset of the legal moves, so a win it finds is a win, and nothing else it says is kept):
+    with half the limits and a table of its own (what it exhausts is not lost).  Spider: the
+    moves of groups onto cards of another suit that turn nothing up keep a full search wandering
+    through millions of arrangements (measured: 0 of 20 deals won at 30 s); without them the
+    search builds suits."""
+    try:
+        out = search(pos, Limits(None if limits.max_nodes is None else limits.max_nodes // 2,
+                                 None if limits.timeout is None else limits.timeout / 2, limits.max_memory),
+                     use_bounds=use_bounds, **common)
+    finally:
+        pos.set_narrow(False)
+    if out.verdict == "lost":  # lost with fewer moves says nothing of the game
+        out.verdict, out.reason = "unknown", "narrowed"
+    return out
+
+
+def _rest(limits: Limits, first: Outcome) -> Limits:
+    """What ``limits`` leave after the search ``first``."""
+    return Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
+                  None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
+
+
+def _spent(limits: Limits) -> bool:
+    """Nothing is left of ``limits``."""
+    return ((limits.max_nodes is not None and limits.max_nodes <= 0)
+            or (limits.timeout is not None and limits.timeout <= 0))
 
 
 def plain_nodes(limits: Limits) -> int:
@@ -439,14 +481,18 @@ def _plain_then_learning(search: Callable[..., Outcome], pos: Any, limits: Limit
                                    limits.timeout, limits.max_memory), use_bounds=True, **common)
     finally:
         pos.learns = pos.strong_bounds = True
-    rest = Limits(None if limits.max_nodes is None else limits.max_nodes - first.nodes,
-                  None if limits.timeout is None else limits.timeout - first.seconds, limits.max_memory)
-    spent = (rest.max_nodes is not None and rest.max_nodes <= 0) or (rest.timeout is not None and rest.timeout <= 0)
-    out = first if first.verdict != "unknown" or spent else _joined(first, search(pos, rest, **common))
-    if out.verdict == "unknown" and out.reason:  # the limit asked for, not what a search had left
-        if out.reason.startswith("timeout"):
+    rest = _rest(limits, first)
+    out = first if first.verdict != "unknown" or _spent(rest) else _joined(first, search(pos, rest, **common))
+    return _reason_asked(out, limits)
+
+
+def _reason_asked(out: Outcome, limits: Limits) -> Outcome:
+    """``out`` of searches that shared ``limits``, unknown for the limit asked for, not for
+    what a search had left."""
+    if out.verdict == "unknown" and out.reason:
+        if out.reason.startswith("timeout") or (out.reason == "narrowed" and limits.timeout):
             out.reason = f"timeout {limits.timeout:g} s"
-        elif out.reason.startswith("max-nodes"):
+        elif out.reason.startswith("max-nodes") or out.reason == "narrowed":
             out.reason = f"max-nodes {limits.max_nodes}"
     return out
 

@@ -12,14 +12,20 @@ The rules, read from the layout:
   nothing (``none``).
 * Several cards move together only if each lies on the one below by the build rule and
   they are face up; with ``single`` only one card moves, with ``sequence`` any such group,
-  with ``supermove`` at most (free cells + 1) * 2 ** (empty columns), counting only empty
-  columns that take any card, and not the column the group goes to.
+  with ``suit-sequence`` any such group of one suit, with ``supermove`` at most (free cells
+  + 1) * 2 ** (empty columns), counting only empty columns that take any card, and not the
+  column the group goes to.
 * A free cell holds one card.  A foundation takes the ace of its suit, then the next rank
   of that suit (foundation i has suit ``CDHS[i % 4]``); with ``removable`` its top card may
-  come back to a column.
+  come back to a column.  With ``takes = "suit"`` an empty foundation takes only a whole suit
+  in one move: the 13 top cards of a column (as many as the ranks in play), face up, king
+  lowest and ace on top, in its suit; with ``takes = "column"`` only when they are the whole
+  column.
 * The stock turns ``deal_count`` cards (fewer at the end) onto the waste, keeping their
   order; only the waste's last card plays.  When the stock is empty and a redeal is left,
-  the waste turns back into the stock, its first card to turn first again.
+  the waste turns back into the stock, its first card to turn first again.  With
+  ``turn = "deal-row"`` the stock instead deals its next cards one onto each column, face
+  up, from the first column on (fewer at the end: onto the first columns), at any time.
 * Canfield's pieces.  With ``base = "deal"`` the card dealt to ``base`` starts the
   foundation of its suit and its rank starts every foundation; with ``foundations.wrap``
   the ace comes after the king.  ``tableau.wrap`` says which ranks are next to each other
@@ -56,7 +62,8 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
 
-GROUPS = ("single", "sequence", "supermove")  # the values of tableau.moves ruled above
+GROUPS = ("single", "sequence", "suit-sequence", "supermove")  # the values of tableau.moves ruled above
+TAKES = ("card", "suit", "column")  # the values of foundations.takes ruled above
 
 
 def _name(card: Any) -> str:
@@ -106,7 +113,7 @@ class TableauGame:
         self.fill_spaces = tab.spaces == "reserve-then-any"
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
-        if tab.moves not in GROUPS or layout.foundations.takes != "card":  # (the move table may hold more)
+        if tab.moves not in GROUPS or layout.foundations.takes not in TAKES:  # (the move table may hold more)
             self.problem = (f"the referee has no rule for tableau.moves = {tab.moves!r} or foundations.takes = "
                             f"{layout.foundations.takes!r}")
             return
@@ -277,6 +284,21 @@ class TableauGame:
         self.waste.extend(turned)
         return None
 
+    def _row(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
+        """The stock deals its next cards, one onto each column from the first, face up."""
+        stock = self.stock
+        if self.stock_rules.turn != "deal-row" or target != "tableau":
+            return f"{at}: the stock does not deal rows onto {target} in this game"
+        dealt = stock[:len(self.columns)]
+        if not dealt:
+            return f"{at}: the stock is empty"
+        if card != dealt[0] or count != len(dealt):
+            return f"{at}: the row deals {dealt[0]} and {len(dealt)} card(s), not {card} and {count}"
+        del stock[:len(dealt)]
+        for col, c in zip(self.columns, dealt):
+            col.append(c)
+        return None
+
     def _redeal(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
         """The whole waste goes back to the stock, once the stock is empty, while redeals are left."""
         waste = self.waste
@@ -313,6 +335,8 @@ class TableauGame:
             for lower, upper in zip(group, group[1:]):
                 if not self.builds_on(lower, upper):
                     return f"{at}: {upper} does not lie on {lower} by the build rule, so they cannot move together"
+                if tab.moves == "suit-sequence" and lower[1] != upper[1]:
+                    return f"{at}: {upper} and {lower} are not of one suit, so they cannot move together"
         elif cell_from is not None:
             if cells[cell_from] != card or count != 1:
                 return f"{at}: {card} is not in {source}"
@@ -366,6 +390,15 @@ class TableauGame:
                 return f"{at}: {target} is not free"
             if count != 1:
                 return f"{at}: a cell holds one card"
+        elif found_to is not None and self.layout.foundations.takes != "card":
+            suit = SUITS[found_to % 4]
+            whole = [RANKS[r - 1] + suit for r in range(highest, 0, -1)]  # the king lowest
+            if col_from is None or group != whole:
+                return f"{at}: {target} takes only the whole suit {whole[0]}..{whole[-1]} from a column"
+            if self.layout.foundations.takes == "column" and len(columns[col_from]) != count:
+                return f"{at}: {target} takes a whole suit only when it is the whole column"
+            if foundations[found_to]:
+                return f"{at}: {target} is not empty"
         elif found_to is not None:
             if count != 1:
                 return f"{at}: cards go to the foundations one at a time"
@@ -405,14 +438,14 @@ class TableauGame:
         elif cell_to is not None:
             cells[cell_to] = card
         elif found_to is not None:
-            foundations[found_to].append(card)
+            foundations[found_to].extend(reversed(group))  # (a whole suit: the ace first)
         self.fill()
         return None
 
 
 # The rule that checks each kind of move (``moves.KINDS``) this family has.
 CHECKS = {moves.CARDS.name: TableauGame._cards, moves.TURN.name: TableauGame._turn,
-          moves.REDEAL.name: TableauGame._redeal}
+          moves.REDEAL.name: TableauGame._redeal, moves.ROW.name: TableauGame._row}
 
 
 def _stack_index(name: str, kind: str, count: int) -> int | None:
