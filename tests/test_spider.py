@@ -7,7 +7,8 @@ import pytest
 from test_solvitaire import PRESETS
 
 from solver import api, shuffles, solvitaire
-from solver.engines.dfs import _narrowed, compiled_dfs, run_dfs
+from solver.engines.core import compiled_available
+from solver.engines.dfs import _narrowed, compiled_dfs, dfs, run_dfs
 from solver.families import brute
 from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import replay
@@ -96,7 +97,8 @@ def test_the_narrowed_search_only_wins(takes, case, seed):
     assert brute.solve(lay, deal, 5_000).verdict == "won"
     pos = TableauPosition(lay, deal)
     assert pos.set_narrow(True)
-    first = _narrowed(compiled_dfs, pos, Limits(max_nodes=1_000_000), True, {})
+    search = compiled_dfs if compiled_available() else dfs  # the engine's own choice of search
+    first = _narrowed(search, pos, Limits(max_nodes=1_000_000), True, {})
     assert (first.verdict, first.reason) == ("unknown", "narrowed") and first.nodes < 1_000_000 // 2
     out = run_dfs(lay, deal, Limits(max_nodes=1_000_000))
     assert out.verdict == "won" and replay(lay, deal, out.solution) is None
