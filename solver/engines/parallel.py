@@ -134,7 +134,7 @@ def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part
     every = {"dfs": Part("dfs", "dfs", dfs_options),
              "dfs-shaken": Part("dfs-shaken", "dfs",
                                 {**dfs_options, "random_seed": seed + 1, "restart_noise": SHAKEN_NOISE,
-                                 "plain_nodes": 0}, share=seated and SHAKEN_SHARE or None),
+                                 "plain_nodes": 0}, share=SHAKEN_SHARE if seated else None),
              "cpsat": Part("cpsat", "cpsat", cpsat_options)}
     names = options.get("parts") or PARTS
     if not names or any(n not in every for n in names) or len(set(names)) < len(names) \
