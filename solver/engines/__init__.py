@@ -43,8 +43,9 @@ DESCRIPTIONS = {
     "both": "dfs and cpsat one after the other; exit 4 if one proves won and the other lost",
     "auto": "a portfolio in one process: a short dfs, then cpsat, then dfs for the rest of --timeout",
     "portfolio": "dfs, dfs with another shaken order, and cpsat where its model is exact, in separate processes "
-                 "at once (--jobs of them); the first proof decides; exit 4 if a won and a lost arrive together "
-                 "(the default of solve)",
+                 "at once (--jobs of them; where cpsat has a seat, the debutante family's grid layouts, the shaken "
+                 "dfs yields its process to it after a fifth of --timeout); the first proof decides; exit 4 if a won "
+                 "and a lost arrive together (the default of solve)",
     "minimax": "games of two sides (the games of chance): alpha-beta with a transposition table, both sides "
                "at their best (their default)",
 }
