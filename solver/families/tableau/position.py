@@ -1403,8 +1403,8 @@ class TableauPosition(CorePosition):
     def write_key(self, buf: cython.p_uchar) -> cython.int:
         """The key (see the module text): the columns sorted by their bytes (each after its
         face-down count; in their places while the stock deals rows), the cells sorted, the
-        reserve's height, the rows left to deal, the ring with its (folded) pointer and the
-        redeals left."""
+        single-card reserve piles sorted, the reserve's height, the rows left to deal, the ring
+        with its (folded) pointer and the redeals left."""
         nc: cython.int = self.nc
         i: cython.int
         j: cython.int
@@ -1413,6 +1413,9 @@ class TableauPosition(CorePosition):
         n: cython.int = 0
         wp: cython.int
         t: cython.int
+        g: cython.int
+        first: cython.int
+        count: cython.int
         for i in range(nc):
             if self.key_stale[i]:
                 self.packed[i] = self.pack(i)
@@ -1435,28 +1438,20 @@ class TableauPosition(CorePosition):
             for y in range(self.h[x]):
                 buf[n + y] = self.cols[x * 128 + y]
             n += self.h[x]
-        if self.ncell:
-            buf[n] = 0xFE
-            n += 1
-            for i in range(self.ncell):  # insertion sort of the cells' bytes, in place
-                t = self.cells[i] & 255
-                j = n + i - 1
-                while j >= n and buf[j] > t:
-                    buf[j + 1] = buf[j]
-                    j -= 1
-                buf[j + 1] = t
-            n += self.ncell
-        if self.nres:  # the single-card reserve piles, interchangeable too (sorted)
-            buf[n] = 0xFA
-            n += 1
-            for i in range(self.nres):
-                t = self.cells[self.ncell + i] & 255
-                j = n + i - 1
-                while j >= n and buf[j] > t:
-                    buf[j + 1] = buf[j]
-                    j -= 1
-                buf[j + 1] = t
-            n += self.nres
+        for g in range(2):  # the cells (0xFE), then the single-card reserve piles (0xFA), each sorted
+            first = 0 if g == 0 else self.ncell
+            count = self.ncell if g == 0 else self.nres
+            if count:
+                buf[n] = 0xFE if g == 0 else 0xFA
+                n += 1
+                for i in range(count):  # insertion sort of their bytes, in place
+                    t = self.cells[first + i] & 255
+                    j = n + i - 1
+                    while j >= n and buf[j] > t:
+                        buf[j + 1] = buf[j]
+                        j -= 1
+                    buf[j + 1] = t
+                n += count
         if self.has_heel:
             buf[n] = 0xFC
             buf[n + 1] = self.nheel
