@@ -351,7 +351,7 @@ class TableauGame:
         elif reserve_from is not None:
             reserve = self.reserves[reserve_from]
             if not reserve or reserve[-1] != card or count != 1:
-                return f"{at}: {card} is not the top card of {source}"
+                return f"{at}: {card} is not the reserve's top card ({source})"
             group = [card]
         elif found_from is not None:
             if not self.removable:
