@@ -13,7 +13,8 @@ from solver.schema import builtin_names
 
 # Solvitaire's presets that differ from another in name only (its JSON the same, key for key), and
 # are built in under both names so that every preset of Solvitaire has its own.
-TWINS = {"klondike-deal-1-partial-piles-restricted": "klondike-deal-1"}
+TWINS = {"klondike-deal-1-partial-piles-restricted": "klondike-deal-1",
+         "northwest-territory-partial-piles-restricted": "northwest-territory"}
 
 
 def test_every_built_in_layout_has_rules_of_its_own() -> None:

@@ -90,6 +90,20 @@ SPIDER = {"tableau piles": {"count": 10, "build policy": "any-suit", "move built
           "foundations": {"only complete pile moves": True}, "stock": {"size": 50, "deal type": "tableau piles"},
           "two decks": True}
 PRESETS["spider"] = SPIDER
+# A reserve of single cards (issue #33).
+NORTHWEST = {"tableau piles": {"build policy": "red-black", "move built group": "partial-if-card-above-buildable",
+                               "spaces policy": "kings", "diagonal deal": True, "face up cards": "top"},
+             "foundations": {"removable": True}, "reserve": {"size": 16}}
+PRESETS.update({
+    "flower-garden": {"tableau piles": {"count": 6}, "reserve": {"size": 16}, "foundations": {"removable": True}},
+    "king-albert": {"tableau piles": {"count": 9, "build policy": "red-black", "diagonal deal": True},
+                    "foundations": {"removable": True}, "reserve": {"size": 7}},
+    "raglan": {"tableau piles": {"count": 9, "build policy": "red-black", "diagonal deal": True},
+               "reserve": {"size": 6}, "foundations": {"removable": True, "initial cards": "all"}},
+    "northwest-territory": NORTHWEST, "northwest-territory-partial-piles-restricted": NORTHWEST,
+    "duchess": {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": "yes"},
+                "foundations": {"initial cards": "all"}, "reserve": {"size": 12}, "stock": {"size": 36}},
+})
 # Rules no layout of ours says yet (three of them, named together in one line).
 UNSAID = {"tableau piles": {"spaces policy": "auto-reserve-then-waste"}, "stock": {"size": 10, "deal type": "hole"},
           "foundations": {"base card": "random"}}

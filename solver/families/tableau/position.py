@@ -20,7 +20,9 @@ Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its
 every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
 foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
 top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``,
-fills an emptied column at once.
+fills an emptied column at once.  Several reserve piles of one card each (Flower Garden, King
+Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the columns,
+a space the layout's spaces rule allows or a free cell; nothing is put into them.
 
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
 rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
@@ -29,24 +31,25 @@ from the real ranks (``rules.py``).  Only ``move_json`` names cards, through ``r
 
 Representation
 --------------
-Cards are ints 0..51, ``(rank - 1) * 4 + suit`` (renamed); two packs share them.  Column i
-holds ``h[i]`` cards, bottom first, at ``cols[i * MAXH ...]``, the first ``down[i]`` face down;
-cells hold -1 when empty; foundations are their heights ``fh`` (renamed: from the ace); the
-reserve pile ``heel`` has its top card last.  Stock and waste are one array ``ring`` of ``L``
-cards in turn order with a pointer ``wp``: ``ring[:wp]`` is the waste (its top
-``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]`` turns next).  Turning advances the
-pointer by the deal count, a redeal sets it to 0, playing the waste top removes
-``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by ``pop``.  Tables
-of two indices are flat: ``fits[a * 52 + b]``.
+Cards are ints 0..51, ``(rank - 1) * 4 + suit`` (renamed); two packs share them.  Column i holds
+``h[i]`` cards, bottom first, at ``cols[i * MAXH ...]``, the first ``down[i]`` face down; cells
+hold -1 when empty, and after them in ``cells`` the single-card reserve piles (cells that no
+move fills: ``free_cell`` and the supermove's count see the cells only); foundations are their
+heights ``fh`` (renamed: from the ace); the reserve pile ``heel`` has its top card last.  Stock
+and waste are one array ``ring`` of ``L`` cards in turn order with a pointer ``wp``:
+``ring[:wp]`` is the waste (its top ``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]``
+turns next).  Turning advances the pointer by the deal count, a redeal sets it to 0, playing the
+waste top removes ``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by
+``pop``.  Tables of two indices are flat: ``fits[a * 52 + b]``.
 
 Moves
 -----
 A move is an int code laid out by the move table (``solver/moves.py``): its kind (cards from a
 stack onto a stack, the stock's turn, the redeal), the stacks' numbers (columns 0..C-1, cells
-C.., the waste W, foundations F.., the reserve R after them) and the count.  Two kinds of
-decision pack more than one move into a code, and ``push`` plays them as primitive moves in
-a row (``history`` holds the primitives, each a move of the contract; ``pop`` takes back the
-whole decision):
+C.., the single-card reserve piles after them, the waste W, foundations F.., the reserve R
+after them) and the count.  Two kinds of decision pack more than one move into a code, and
+``push`` plays them as primitive moves in a row (``history`` holds the primitives, each a move
+of the contract; ``pop`` takes back the whole decision):
 
 * a waste *place* q (bits 17-23): the search never branches on turning.  ``legal`` offers
   "turn (and redeal) until ``ring[q - 1]`` is on top, then play it".  Turning then doing
@@ -60,7 +63,8 @@ whole decision):
   destination, column i or the uncovered card's foundation, follows from the position the
   code is played in, which is the position ``legal`` made it in.
 
-Transposition key: columns are interchangeable (sorted), cells too (sorted), the foundations
+Transposition key: columns are interchangeable (sorted), cells too (sorted), the single-card
+reserve piles too (sorted, apart from the cells: they take no card), the foundations
 are implied by the other stacks (every card not elsewhere is on them), the reserve by its
 height, the ring with its pointer and the redeals left; with unlimited redeals the pointer is
 folded to the positions from which the same waste cards are reachable (any pointer with one
@@ -98,7 +102,7 @@ COMPILED = cython.compiled  # this module was compiled (the compiled DFS can dri
 READS = Reads("the tableau family's DFS position", {
     "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
-    "reserve.count": {0, 1}, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
+    "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None,
     "tableau.moves": {"single", "sequence", "supermove", "suit-sequence"}, "tableau.to_foundation": None,
@@ -107,7 +111,9 @@ READS = Reads("the tableau family's DFS position", {
     "foundations.takes": {"card", "suit", "column"},
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
-     "a reserve only as one pile that takes no cards (reserve.accepts = 'none', Canfield's)"),
+     "a reserve only as piles that take no cards (reserve.accepts = 'none', Canfield's)"),
+    (lambda lay: lay.reserve.count <= 1 or (lay.reserve.deal == 1 and lay.tableau.spaces != "reserve-then-any"),
+     "several reserve piles only of one card each (reserve.deal = 1), filling no space by themselves"),
     (lambda lay: lay.foundations.takes == "card" or (
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
      "whole suits to the foundations (foundations.takes) only from the ace, with columns built in plain rank order "
@@ -124,7 +130,7 @@ DEAD_REASONS = (BLOCKED_DEAD,)
 # Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
 NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
 MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
-MAXCELL = cython.declare(cython.int, 16)  # cells at most
+MAXCELL = cython.declare(cython.int, 16)  # cells at most, and single-card reserve piles at most
 MAXF = cython.declare(cython.int, 8)  # foundations at most
 MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
 
@@ -342,7 +348,8 @@ class TableauPosition(CorePosition):
     # -- the deal and its rules (fixed); the stacks' numbers and ``real`` are read from Python too
     real = cython.declare(tuple, visibility="readonly")  # real[renamed card]: the card dealt (``rules.py``)
     nc = cython.declare(cython.int, visibility="readonly")  # columns 0..nc-1
-    ncell = cython.declare(cython.int, visibility="readonly")  # cells nc..W-1
+    ncell = cython.declare(cython.int, visibility="readonly")  # cells nc..nc+ncell-1
+    nres = cython.declare(cython.int, visibility="readonly")  # single-card reserve piles nc+ncell..W-1
     W = cython.declare(cython.int, visibility="readonly")  # the waste
     F = cython.declare(cython.int, visibility="readonly")  # foundations F..R-1
     R = cython.declare(cython.int, visibility="readonly")  # the reserve
@@ -384,7 +391,7 @@ class TableauPosition(CorePosition):
     cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
     h: cython.int[20]  # column heights
     down: cython.int[20]  # face-down cards at the bottom of each column
-    cells: cython.int[16]  # -1: empty
+    cells: cython.int[32]  # the cells, then the single-card reserve piles; -1: empty
     fh: cython.int[8]  # foundation heights
     heel: cython.uchar[128]  # the reserve pile, top card last
     nheel: cython.int
@@ -463,17 +470,22 @@ class TableauPosition(CorePosition):
         self.top = layout.max_rank
         nc, ncell, nf = t.count, layout.cells.count, fo.count
         self.nc, self.ncell, self.nf = nc, ncell, nf
-        self.W = nc + ncell
+        # A reserve of several piles (Flower Garden, King Albert, ...) is single cards that take
+        # nothing: kept as cells after the cells that no move fills (``free_cell`` scans the cells
+        # only).  One pile (Canfield's) is the ``heel``.
+        nres = res.count if res.count > 1 else 0
+        self.nres = nres
+        self.W = nc + ncell + nres
         self.F = self.W + 1
         self.R = self.F + nf
-        if nc > MAXC or ncell > MAXCELL or nf > MAXF or self.R > moves.MAX_STACK:
+        if nc > MAXC or ncell > MAXCELL or nres > MAXCELL or nf > MAXF or self.R > moves.MAX_STACK:
             raise UnsupportedError(f"layout {layout.name!r}: the tableau position holds at most {MAXC} columns, "
-                                   f"{MAXCELL} cells, {MAXF} foundations and {moves.MAX_STACK + 1} stacks in all")
+                                   f"{MAXCELL} cells, {MAXCELL} reserve piles, {MAXF} foundations "
+                                   f"and {moves.MAX_STACK + 1} stacks in all")
         at = positions.of(layout, deal)
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock", "waste"}
         known |= {f"foundation:{f}" for f in range(nf)}
-        if res.count:
-            known.add("reserve:0")
+        known |= {f"reserve:{i}" for i in range(res.count)}
         extra = [s for s in at.stacks if at.stacks[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
@@ -488,7 +500,7 @@ class TableauPosition(CorePosition):
         self.real = rules.real
         stacks = {k: [rules.rel[c] for c in v] for k, v in at.stacks.items()}
         cols = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
-        heel = list(stacks.get("reserve:0", []))  # the reserve pile, top card last
+        heel = [] if nres else list(stacks.get("reserve:0", []))  # the reserve pile, top card last
         self.autofill = t.spaces == "reserve-then-any"
         if self.autofill:
             for col in cols:
@@ -506,9 +518,10 @@ class TableauPosition(CorePosition):
         self.h = [len(col) for col in cols] + [0] * (MAXC - nc)
         self.down = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)] + [0] * (MAXC - nc)
         self.cells = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)] \
-            + [-1] * (MAXCELL - ncell)
+            + [stacks[f"reserve:{i}"][0] if stacks.get(f"reserve:{i}") else -1 for i in range(nres)] \
+            + [-1] * (2 * MAXCELL - ncell - nres)
         self.fh = [len(stacks.get(f"foundation:{f}", [])) for f in range(nf)] + [0] * (MAXF - nf)
-        self.has_heel = bool(res.count)
+        self.has_heel = bool(res.count) and not nres
         self.nheel = len(heel)
         self.heel = heel + [0] * (MAXH - len(heel))
         self.L, self.wp = len(ring), len(waste)
@@ -544,12 +557,14 @@ class TableauPosition(CorePosition):
         self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
         self.leave = LEAVES
         self.dest = DESTINATIONS
-        # The blocked bound (``blocked``): where cards go home from columns and there are no cells.
-        self.blocked_bound = t.to_foundation and ncell == 0 and self.takes == TAKES_CARD
+        # The blocked bound (``blocked``): where cards go home from columns and there are no cells
+        # (nor single-card reserve piles: its proof does not list them).
+        self.blocked_bound = t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
-        self.lateral_only_with_use = t.moves in ("sequence", "suit-sequence") and ncell == 0
+        # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
+        self.lateral_only_with_use = t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves in ("sequence", "suit-sequence")
 
@@ -665,7 +680,8 @@ class TableauPosition(CorePosition):
         win from P and leave out every move of c (c only ever moves to cells, onto columns
         and finally to its foundation, which P' has done).  The rest stays legal from P':
         stacks other than c's place look the same, c's place is freer (an emptier column,
-        a free cell, more room for a sequence), and a built sequence that carried c on top
+        a free cell, more room for a sequence; a single-card reserve pile c leaves is empty
+        in both, as it takes no card), and a built sequence that carried c on top
         moves without it.  The one thing P' loses is a place to put a card on c: a card
         that c takes by the build rule.  So c is safe when no such card can ever be
         placed on it:
@@ -1358,7 +1374,7 @@ class TableauPosition(CorePosition):
                             if self.safe(c):
                                 return plain_code(i, self.F + f, 1, 0)
                             break
-        for j in range(self.ncell):
+        for j in range(self.ncell + self.nres):  # the cells, then the single-card reserve piles
             c = self.cells[j]
             if c >= 0:
                 r = c >> 2
@@ -1387,8 +1403,8 @@ class TableauPosition(CorePosition):
     def write_key(self, buf: cython.p_uchar) -> cython.int:
         """The key (see the module text): the columns sorted by their bytes (each after its
         face-down count; in their places while the stock deals rows), the cells sorted, the
-        reserve's height, the rows left to deal, the ring with its (folded) pointer and the
-        redeals left."""
+        single-card reserve piles sorted, the reserve's height, the rows left to deal, the ring
+        with its (folded) pointer and the redeals left."""
         nc: cython.int = self.nc
         i: cython.int
         j: cython.int
@@ -1397,6 +1413,9 @@ class TableauPosition(CorePosition):
         n: cython.int = 0
         wp: cython.int
         t: cython.int
+        g: cython.int
+        first: cython.int
+        count: cython.int
         for i in range(nc):
             if self.key_stale[i]:
                 self.packed[i] = self.pack(i)
@@ -1419,17 +1438,20 @@ class TableauPosition(CorePosition):
             for y in range(self.h[x]):
                 buf[n + y] = self.cols[x * 128 + y]
             n += self.h[x]
-        if self.ncell:
-            buf[n] = 0xFE
-            n += 1
-            for i in range(self.ncell):  # insertion sort of the cells' bytes, in place
-                t = self.cells[i] & 255
-                j = n + i - 1
-                while j >= n and buf[j] > t:
-                    buf[j + 1] = buf[j]
-                    j -= 1
-                buf[j + 1] = t
-            n += self.ncell
+        for g in range(2):  # the cells (0xFE), then the single-card reserve piles (0xFA), each sorted
+            first = 0 if g == 0 else self.ncell
+            count = self.ncell if g == 0 else self.nres
+            if count:
+                buf[n] = 0xFE if g == 0 else 0xFA
+                n += 1
+                for i in range(count):  # insertion sort of their bytes, in place
+                    t = self.cells[first + i] & 255
+                    j = n + i - 1
+                    while j >= n and buf[j] > t:
+                        buf[j + 1] = buf[j]
+                        j -= 1
+                    buf[j + 1] = t
+                n += count
         if self.has_heel:
             buf[n] = 0xFC
             buf[n + 1] = self.nheel
@@ -1730,6 +1752,17 @@ class TableauPosition(CorePosition):
 
     @cython.cfunc
     @cython.exceptval(-1, check=False)
+    def from_reserve_piles(self) -> cython.int:
+        """The single-card reserve piles' cards: as the reserve's top (home, onto a column, into a
+        space, to a free cell); nothing ever goes back into them."""
+        j: cython.int
+        for j in range(self.ncell, self.ncell + self.nres):
+            if self.cells[j] >= 0:
+                self.card_moves(self.cells[j], self.nc + j, D_RESERVE, 0, 0)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=False)
     def from_waste(self) -> cython.int:
         """Every waste card turning can reach (``waste_reach``), the nearest first."""
         qs: cython.int[258]  # 2 * MAXH + 2
@@ -1748,6 +1781,8 @@ class TableauPosition(CorePosition):
     def from_reserve(self) -> cython.int:
         if self.nheel:
             self.card_moves(self.heel[self.nheel - 1], self.R, D_RESERVE, 0, 0)
+        if self.nres:
+            self.from_reserve_piles()
         return 0
 
     @cython.cfunc
@@ -1980,8 +2015,10 @@ class TableauPosition(CorePosition):
     def stack_name(self, s: int) -> str:
         if s < self.nc:
             return f"tableau:{s}"
-        if s < self.W:
+        if s < self.nc + self.ncell:
             return f"cell:{s - self.nc}"
+        if s < self.W:
+            return f"reserve:{s - self.nc - self.ncell}"
         if s == self.W:
             return "waste"
         if s == self.R:
@@ -2021,7 +2058,8 @@ class TableauPosition(CorePosition):
         columns, face-down counts, cells, foundation heights, ring, waste pointer, redeals left
         (None: no limit), cards not home, history, reserve, a stock dealt in rows (next card first)."""
         return (tuple(tuple(self.cols[i * MAXH + x] for x in range(self.h[i])) for i in range(self.nc)),
-                tuple(self.down[i] for i in range(self.nc)), tuple(self.cells[j] for j in range(self.ncell)),
+                tuple(self.down[i] for i in range(self.nc)),
+                tuple(self.cells[j] for j in range(self.ncell + self.nres)),
                 tuple(self.fh[f] for f in range(self.nf)), tuple(self.ring[x] for x in range(self.L)), self.wp,
                 None if self.redeals < 0 else self.redeals, self.left, tuple(self.history),
                 tuple(self.heel[x] for x in range(self.nheel)), tuple(self.rs[x] for x in range(self.nrs - 1, -1, -1)))
@@ -2031,7 +2069,8 @@ class TableauPosition(CorePosition):
         cols, down, cells, fh, ring, wp, redeals, _, _, heel, rows = self.state()
         real = self.real
         stacks: dict[str, tuple[int, ...]] = {f"tableau:{i}": tuple(real[c] for c in col) for i, col in enumerate(cols)}
-        stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells)})
+        stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[:self.ncell])})
+        stacks.update({f"reserve:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[self.ncell:])})
         stacks.update({f"foundation:{f}": tuple(real[make_card(r, f & 3)] for r in range(1, h + 1))
                        for f, h in enumerate(fh)})
         stacks.update({"waste": tuple(real[c] for c in ring[:wp]), "stock": tuple(real[c] for c in ring[wp:] + rows)})

@@ -35,7 +35,9 @@ The rules, read from the layout:
   bottom card first; only its last card plays, to a foundation, a column or a cell, and
   nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is
   filled at once, as part of that move, with the reserve's last card; once the reserve is
-  empty a space takes any card or group.
+  empty a space takes any card or group.  Several reserve piles (``reserve.count`` > 1, Flower
+  Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each and
+  play alike: the card to a foundation, a column or a cell, and nothing is put into them.
 * The game is won when every card is on the foundations.
 
 A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
@@ -105,8 +107,7 @@ class TableauGame:
         self.waste: list[str] = []
         self.redeals_left = self.stock_rules.redeals if self.stock_rules.redeals >= 0 else None  # None: no limit
         self.removable = getattr(layout.foundations, "removable", False)
-        self.has_reserve = layout.reserve.count > 0
-        self.reserve = [_name(c) for c in deal.get("reserve:0", [])]
+        self.reserves = [[_name(c) for c in deal.get(f"reserve:{i}", [])] for i in range(layout.reserve.count)]
         self.base_rank = 1
         self.wrap_found = getattr(layout.foundations, "wrap", False)
         self.wrap_cols = getattr(tab, "wrap", "none")
@@ -124,7 +125,8 @@ class TableauGame:
         preset = layout.foundations.preset  # each foundation's ace lies on it before the deal
         for stack, cs in deal.items():
             known = (stack == "stock" or stack.startswith(("tableau:", "cell:"))
-                     or (stack == "reserve:0" and self.has_reserve) or (stack == "base" and from_deal)
+                     or _stack_index(stack, "reserve", len(self.reserves)) is not None
+                     or (stack == "base" and from_deal)
                      or (stack.startswith("foundation:") and preset))
             if cs and not known:
                 self.problem = f"the deal has cards on {stack}, which this game does not have"
@@ -156,7 +158,7 @@ class TableauGame:
                             for i in range(len(self.foundations))]
         self.stock = [_name(c) for c in at.stacks.get("stock", ())]
         self.waste = [_name(c) for c in at.stacks.get("waste", ())]
-        self.reserve = [_name(c) for c in at.stacks.get("reserve:0", ())]
+        self.reserves = [[_name(c) for c in at.stacks.get(f"reserve:{i}", ())] for i in range(len(self.reserves))]
         if at.redeals_left is not None:
             self.redeals_left = at.redeals_left
         if self.layout.foundations.base_from_deal:
@@ -172,7 +174,8 @@ class TableauGame:
         stacks: dict[str, list[str]] = {f"tableau:{i}": c for i, c in enumerate(self.columns)}
         stacks.update({f"cell:{i}": [] if c is None else [c] for i, c in enumerate(self.cells)})
         stacks.update({f"foundation:{i}": f for i, f in enumerate(self.foundations)})
-        stacks.update({"stock": self.stock, "waste": self.waste, "reserve:0": self.reserve})
+        stacks.update({"stock": self.stock, "waste": self.waste})
+        stacks.update({f"reserve:{i}": r for i, r in enumerate(self.reserves)})
         face_down = {f"tableau:{i}": n for i, n in enumerate(self.face_down) if n}
         return Snapshot({k: tuple(map(cards.parse, stacks[k])) for k in stack_names(self.layout)}, face_down,
                         self.redeals_left if counts_redeals(self.layout) else None)
@@ -186,14 +189,14 @@ class TableauGame:
         other.foundations = [list(f) for f in self.foundations]
         other.stock = list(self.stock)
         other.waste = list(self.waste)
-        other.reserve = list(self.reserve)
+        other.reserves = [list(r) for r in self.reserves]
         return other
 
     def state(self) -> Hashable:
         """Everything that decides what may happen next (not the number of moves played)."""
         return (tuple(map(tuple, self.columns)), tuple(self.face_down), tuple(self.cells),
                 tuple(map(tuple, self.foundations)), tuple(self.stock), tuple(self.waste), self.redeals_left,
-                tuple(self.reserve))
+                tuple(map(tuple, self.reserves)))
 
     def stacks(self) -> dict[str, list[str]]:
         """Every stack by name, bottom card first and the card that leaves next last (the stock
@@ -202,8 +205,7 @@ class TableauGame:
         out.update({f"cell:{i}": [] if c is None else [c] for i, c in enumerate(self.cells)})
         out.update({f"foundation:{i}": f for i, f in enumerate(self.foundations)})
         out.update({"stock": self.stock[::-1], "waste": self.waste})
-        if self.has_reserve:
-            out["reserve:0"] = self.reserve
+        out.update({f"reserve:{i}": r for i, r in enumerate(self.reserves)})
         return out
 
     def unfinished(self) -> str | None:
@@ -213,7 +215,7 @@ class TableauGame:
     def left(self) -> int:
         """Cards not on the foundations."""
         return (sum(map(len, self.columns)) + sum(c is not None for c in self.cells) + len(self.stock)
-                + len(self.waste) + len(self.reserve))
+                + len(self.waste) + sum(map(len, self.reserves)))
 
     def won(self) -> bool:
         return self.problem is None and not self.left()
@@ -224,8 +226,8 @@ class TableauGame:
         """The reserve fills every empty column at once (``reserve-then-any``)."""
         if self.fill_spaces:
             for col in self.columns:
-                if not col and self.reserve:
-                    col.append(self.reserve.pop())
+                if not col and self.reserves[0]:
+                    col.append(self.reserves[0].pop())
 
     def order(self, card: str) -> int:
         """The card's rank as columns count it."""
@@ -317,12 +319,13 @@ class TableauGame:
         """``count`` cards from the top of ``source`` onto ``target``, by the rules of the module text."""
         tab = self.tab
         columns, cells, foundations = self.columns, self.cells, self.foundations
-        waste, reserve = self.waste, self.reserve
+        waste = self.waste
 
         # Take the cards from their source.
         col_from = _stack_index(source, "tableau", len(columns))
         cell_from = _stack_index(source, "cell", len(cells))
         found_from = _stack_index(source, "foundation", len(foundations))
+        reserve_from = _stack_index(source, "reserve", len(self.reserves))
         if col_from is not None:
             col = columns[col_from]
             if len(col) < count:
@@ -345,9 +348,10 @@ class TableauGame:
             if not waste or waste[-1] != card or count != 1:
                 return f"{at}: {card} is not the waste's top card"
             group = [card]
-        elif source == "reserve:0" and self.has_reserve:
+        elif reserve_from is not None:
+            reserve = self.reserves[reserve_from]
             if not reserve or reserve[-1] != card or count != 1:
-                return f"{at}: {card} is not the reserve's top card"
+                return f"{at}: {card} is not the reserve's top card ({source})"
             group = [card]
         elif found_from is not None:
             if not self.removable:
@@ -416,6 +420,8 @@ class TableauGame:
                 want = "A" + suit if self.wrap_found else None
             if card != want:
                 return f"{at}: {target} takes {want or 'nothing more'}, not {card}"
+        elif _stack_index(target, "reserve", len(self.reserves)) is not None:
+            return f"{at}: nothing is put into the reserve ({target})"
         else:
             return f"{at}: {target!r} is not a stack of this game"
 
@@ -429,8 +435,8 @@ class TableauGame:
             cells[cell_from] = None
         elif source == "waste":
             waste.pop()
-        elif source == "reserve:0":
-            reserve.pop()
+        elif reserve_from is not None:
+            self.reserves[reserve_from].pop()
         elif found_from is not None:
             foundations[found_from].pop()
         if col_to is not None:
