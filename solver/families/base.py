@@ -144,6 +144,18 @@ def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
     return solution
 
 
+class Evaluation(Protocol):
+    """What the win finder (``solver.engines.finder``) asks of a family, per position: ``rate``
+    gives its bucket (positions of different buckets do not compete for the beam's places: say,
+    rows left to deal) and its score (lower is more promising).  It only orders the beam, so it
+    needs no proof: a bad one costs time, never a wrong answer (the finder reports only wins, and
+    the referee replays them)."""
+
+    WIDTH: int  # positions kept per bucket at the finder's first run
+
+    def rate(self, pos: Any) -> tuple[int, int]: ...
+
+
 # What a model's solve gives: verdict, reason, the moves of a win, statistics.
 Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]
 
@@ -299,6 +311,12 @@ class GameFamily(ABC):
         (``engines/parallel.py``): only where the family's model is exact and measured to decide
         deals the DFS leaves open.  Answered without importing OR-Tools (the first part waits on it)."""
         return False
+
+    def evaluation(self, layout: Any) -> Evaluation:
+        """The win finder's evaluation for ``layout`` (``solver.engines.finder``): how promising a
+        position of the family's start position class is; ``UnsupportedError`` where the family
+        has none (the finder then does not play the layout)."""
+        raise UnsupportedError(f"the {self.name} family has no evaluation for the win finder")
 
     def cpsat_model(self, layout: Any) -> type[Model]:
         """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the

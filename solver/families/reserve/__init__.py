@@ -7,6 +7,7 @@ Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
   every turned card at once.
+- ``evaluate``: the win finder's evaluation of a position (``solver.engines.finder``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position, Referee
+from ..base import Evaluation, Model, Position, Referee
 from ..card import CardFamily, Deal
 from .rules import grid_supported
 
@@ -51,6 +52,11 @@ class ReserveFamily(CardFamily):
         one position from any of its starts.
         """
         return not (layout.stock.turn == "waste" and layout.stock.redeals < 0) and layout.reserve.gaps != "any-top"
+
+    def evaluation(self, layout: Layout) -> Evaluation:
+        from .evaluate import ReserveEvaluation
+
+        return ReserveEvaluation()
 
     def cpsat_seat(self, layout: Layout) -> bool:
         """The grid model's layouts: it wins tight deals the DFS leaves open (ground truth,

@@ -6,6 +6,7 @@
   Its moves are codes of the move table, ``solver/moves.py``.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model of the open games (no stock, no face-down cards).
+- ``evaluate``: the win finder's evaluation of a position (``solver.engines.finder``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position, Referee
+from ..base import Evaluation, Model, Position, Referee
 from ..card import CardFamily, Deal
 
 
@@ -32,6 +33,11 @@ class TableauFamily(CardFamily):
         if not COMPILED:
             raise UnsupportedError("the tableau family's position is not compiled (it runs interpreted)")
         return TableauPosition(layout, deal)
+
+    def evaluation(self, layout: Layout) -> Evaluation:
+        from .evaluate import TableauEvaluation
+
+        return TableauEvaluation(layout.tableau.count)
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import TableauModel
