@@ -248,6 +248,16 @@ class GameFamily(ABC):
     default_engine: ClassVar[str] = "dfs"
     drawn: ClassVar[bool] = True  # the pictures (deal --svg, view) draw its deals and positions
     verdicts: ClassVar[tuple[str, ...]] = ("won", "lost", "unknown")
+    # How the pictures (``solver.draw``) lay out its table: "tableau" (foundations above the columns;
+    # the hole over its fans), "reserve" (the debutante family's rows around the reserve), "row" (a row
+    # of piles), "grid" (a grid of places), "pegs" (a board of holes, replayed as the holes filled).
+    picture: ClassVar[str] = "tableau"
+    # Its layouts name their own stacks (``layout.stack_names()``), and the pictures replay a move
+    # onto them as it lies, with no space filled after it (Accordion's row, Gaps' grid).
+    own_stacks: ClassVar[bool] = False
+    # The peer solvers (``solver.bench.peers``: "fc-solve", "black-hole-solver", "solvitaire") that
+    # play some games of this family; each peer's options say which of them, from the layout's rules.
+    peers: ClassVar[tuple[str, ...]] = ()
 
     # -- layouts
 
@@ -414,6 +424,16 @@ class GameFamily(ABC):
             if problem:
                 raise InputError(f"{where}[{i}]: {problem}")
         return game.position()
+
+    # -- Solvitaire's files (``solver.solvitaire``), for the families it plays ("solvitaire" in ``peers``)
+
+    def solvitaire_rules(self, layout: Any) -> dict[str, Any] | None:
+        """Solvitaire's rules for ``layout``, or None when Solvitaire cannot play it."""
+        return None
+
+    def solvitaire_deal(self, layout: Any, deal: Any) -> dict[str, Any]:
+        """Solvitaire's deal file for ``deal`` (``patience deal --solvitaire``)."""
+        raise UnsupportedError(f"layout {layout.name!r}: Solvitaire plays no game of the {self.name} family")
 
     def format_solution(self, layout: Any, result: Result) -> str | None:
         """The moves of a won result drawn the family's own way, or None for the plain list."""

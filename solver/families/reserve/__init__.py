@@ -23,6 +23,7 @@ from .rules import grid_supported
 
 class ReserveFamily(CardFamily):
     name: ClassVar[str] = "reserve"
+    picture: ClassVar[str] = "reserve"
 
     def start_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import ReservePosition

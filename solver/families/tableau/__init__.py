@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ... import solvitaire
 from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Evaluation, Model, Position, Referee
@@ -21,6 +22,10 @@ from ..card import CardFamily, Deal
 
 class TableauFamily(CardFamily):
     name: ClassVar[str] = "tableau"
+    peers: ClassVar[tuple[str, ...]] = ("fc-solve", "solvitaire")
+
+    def solvitaire_rules(self, layout: Layout) -> dict[str, Any] | None:
+        return solvitaire.tableau_rules(layout)
 
     def start_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import TableauPosition
