@@ -63,12 +63,13 @@ def test_lost_spider_deals_stay_unknown():
     assert lost and won  # both kinds were met
 
 
-def test_a_full_spider_deal_is_found_under_the_run_home_rule():
-    """Spider with a K..A run going home from a column's top (PySolFC's and Windows' rule), two
-    packs: the finder wins a full deal the referee replays."""
-    lay = api.load_layout("spider", settings=("foundations.takes=suit",))
-    deal = shuffles.from_seed(lay, 10)
-    r = run_finder(lay, deal, Limits(max_nodes=3_000_000))
+def test_a_full_spiderette_deal_is_found_under_the_run_home_rule():
+    """Spiderette (one pack, seven columns) with a K..A run going home from a column's top
+    (PySolFC's and Windows' rule): the finder wins a full deal the referee replays (seed 5: 162,584
+    nodes when written)."""
+    lay = api.load_layout("spiderette", settings=("foundations.takes=suit",))
+    deal = shuffles.from_seed(lay, 5)
+    r = run_finder(lay, deal, Limits(max_nodes=400_000))
     assert r.verdict == "won"
     assert family_of(lay).replay(lay, deal, r.solution) is None
 
@@ -126,13 +127,15 @@ def test_a_family_without_an_evaluation_is_refused_and_not_seated():
         run_finder(lay, shuffles.from_seed(lay, 1), Limits(max_nodes=10))
     assert "finder" not in [p.name for p in parallel.parts({}, lay)]
     assert "finder" in [p.name for p in parallel.parts({}, api.load_layout("spider"))]
+    assert "finder" not in [p.name for p in parallel.parts({}, api.load_layout("debutante"))]  # CP-SAT's seat
+    assert "finder" in [p.name for p in parallel.parts({"parts": ["dfs", "finder"]}, api.load_layout("debutante"))]
 
 
 def test_the_portfolio_names_the_finder_when_it_decides():
-    """Spider under the run-home rule: the DFS part wanders, the finder wins (replayed), and the
-    result names the part."""
-    lay = api.load_layout("spider", settings=("foundations.takes=suit",))
-    r = api.solve(lay, seed=10, engine="portfolio", limits=Limits(max_nodes=3_000_000), parts=["dfs", "finder"],
+    """Spiderette under the run-home rule: the DFS part wanders, the finder wins (replayed), and
+    the result names the part."""
+    lay = api.load_layout("spiderette", settings=("foundations.takes=suit",))
+    r = api.solve(lay, seed=5, engine="portfolio", limits=Limits(max_nodes=400_000), parts=["dfs", "finder"],
                   jobs=2)
     assert r.verdict == "won" and r.stats["part"] == "finder"
     assert api.verify(r.to_json(), lay) is None

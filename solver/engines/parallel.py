@@ -5,9 +5,9 @@ The parts (``parts``), in this order:
 
 1. ``dfs``: the DFS as the ``dfs`` engine runs it (restarts seeded by ``random_seed``, default 0);
 2. ``finder``: the win finder (``finder``: a beam search ordered by the family's evaluation),
-   which only ever reports wins; only where the family has an evaluation
-   (``GameFamily.evaluation``).  While later parts wait for a process it has ``FINDER_SHARE``
-   of the time limit, then gives its process to them (measured: ``benchmarks/finder.py``);
+   which only ever reports wins; by default only where the family gives it a seat
+   (``GameFamily.finder_seat``: measured to win deals the DFS leaves open).  While later parts
+   wait for a process it has ``FINDER_SHARE`` of the time limit, then gives its process to them;
 3. ``dfs-shaken``: the DFS with another restart seed (``random_seed + 1``) and a stronger shake
    of the move order (``SHAKEN_NOISE``): where the first part takes a bad early turn, this one
    likely takes another; and it learns from the start (``plain_nodes=0``, where the family
@@ -151,18 +151,9 @@ def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part
                                f"{', '.join(PARTS)}, the first a dfs (it runs in this process, and stops when "
                                "another part proves the deal)")
     chosen = [every[n] for n in names]
-    if layout is not None and "finder" in names and not _evaluates(layout):
+    if layout is not None and not options.get("parts") and not family_of(layout).finder_seat(layout):
         chosen = [p for p in chosen if p.name != "finder"]  # asked here: the question is cheap
     return chosen
-
-
-def _evaluates(layout: AnyLayout) -> bool:
-    """Whether the layout's family has an evaluation for the win finder."""
-    try:
-        family_of(layout).evaluation(layout)
-    except UnsupportedError:
-        return False
-    return True
 
 
 class _Proved(Exception):

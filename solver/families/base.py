@@ -328,6 +328,12 @@ class GameFamily(ABC):
         has none (the finder then does not play the layout)."""
         raise UnsupportedError(f"the {self.name} family has no evaluation for the win finder")
 
+    def finder_seat(self, layout: Any) -> bool:
+        """Whether the win finder takes a seat in the portfolio on ``layout`` by default
+        (``engines/parallel.py``): only where the family's evaluation is measured to win deals
+        the DFS leaves open."""
+        return False
+
     def cpsat_model(self, layout: Any) -> type[Model]:
         """The CP-SAT model class for ``layout``; ``UnsupportedError`` if there is none, or if the
         model is not exact for the layout's rules (so that its ``lost`` is always a proof)."""

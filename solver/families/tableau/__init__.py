@@ -44,6 +44,11 @@ class TableauFamily(CardFamily):
 
         return TableauEvaluation(layout.tableau.count)
 
+    def finder_seat(self, layout: Layout) -> bool:
+        """Every tableau layout: the finder wins deep deals (Spider with runs going home, Forty
+        Thieves) that the DFS leaves open (``benchmarks/results/finder-*``)."""
+        return True
+
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import TableauModel
 
