@@ -112,7 +112,7 @@ class Session:
 
     def __init__(self, layout: AnyLayout, start_at: Any, *, seed: int | None = None, timeout: float = SEARCH_SECONDS,
                  core: str = "auto", save: str | None = None, start_args: str = "",
-                 search: Callable[..., Any] = run_dfs):
+                 search: Callable[..., Any] = run_dfs, step_ms: int = STEP_MS):
         check_playable(layout)
         self.layout, self.start, self.seed = layout, start_at, seed
         self.family = family_of(layout)
@@ -123,7 +123,7 @@ class Session:
         self.shown: dict[str, Any] = self.start_json.get("position") or self.start_json["deal"]
         self.start_table: Table = start(layout, self.shown)
         self.timeout, self.core, self.save_path, self.start_args = timeout, core, save, start_args
-        self.search_fn = search
+        self.search_fn, self.step_ms = search, step_ms
         self.known = Known()
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -444,7 +444,7 @@ class Session:
 
     def page(self) -> str:
         name = self.layout.name + (f"-seed-{self.seed}" if self.seed is not None else "")
-        config = {"layout": self.layout.name, "step_ms": STEP_MS, "save": self.save_path is not None,
+        config = {"layout": self.layout.name, "step_ms": self.step_ms, "save": self.save_path is not None,
                   "file_name": f"{name}-moves.json",
                   "analyse": f"`patience analyse {self.layout.name} {self.start_args} --moves {name}-moves.json` "
                              "finds its first losing move".replace("  ", " "),
