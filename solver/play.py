@@ -178,18 +178,22 @@ class Session:
         if len(code) > 40 * MAX_MOVES:
             raise BadRequest(400, "moves: too long")
         played: list[dict[str, Any]] = []
-        tables = [self.start_table]
+        now = self.start_table
+        game = self.family.referee(self.layout, self.start)
         for i, token in enumerate(t for t in code.split(",") if t):
             src, _, rest = token.partition("-")
             dst, _, count_text = rest.partition("*")
-            if not src or not dst or (count_text and not count_text.isdigit()):
+            if not src or not dst or (count_text and not (count_text.isdigit() and len(count_text) < 4)):
                 raise BadRequest(400, f"moves: move {i + 1} {token[:40]!r}: expected FROM-TO or FROM-TO*COUNT")
             count = int(count_text) if count_text else 1
-            move = contract_move(self.layout, tables[-1], src, dst, count)
+            move = contract_move(self.layout, now, src, dst, count)
             if move is None:
                 raise BadRequest(400, f"moves: move {i + 1} {token[:40]!r}: no such stack or too few cards")
+            problem = game.play(move)  # the referee first: the pictures' replay checks nothing
+            if problem:
+                raise BadRequest(400, f"moves: move {i + 1} {token[:40]!r}: {_plain(problem)}")
             played.append(move)
-            tables.append(play(self.layout, tables[-1], move).table)
+            now = play(self.layout, now, move).table
         return self.replayed(played)
 
     def position(self, r: Replayed) -> dict[str, Any]:

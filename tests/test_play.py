@@ -71,6 +71,8 @@ def test_the_page_and_a_position(klondike: tuple[Server, Session]) -> None:
     ([1, 2], 400, "JSON object"),
     ({}, 400, "moves: missing"),
     ({"moves": "stock-nowhere"}, 400, "moves"),
+    ({"moves": "stock-tableau*50"}, 400, "moves: move 1"),  # a row dealt in a game without one
+    ({"moves": "tableau:0-foundation:0*x"}, 400, "FROM-TO*COUNT"),
     ({"moves": [{"card": "KS", "from": "tableau:0", "to": "foundation:0"}]}, 400, "moves[0]"),
     ({"moves": [{"from": 3}]}, 400, "moves[0]"),
     ({"moves": [], "click": {"from": "nowhere", "index": 0, "to": "waste"}}, 400, "click: from"),

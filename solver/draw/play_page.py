@@ -246,9 +246,9 @@ SCRIPT = r"""
     S.polling = id;
     var moves = S.moves;
     call("/api/verdict", {moves: moves, wait: 2}).then(function (v) {
-      S.polling = null;
+      if (S.polling === id) { S.polling = null; }
       if (v.id === S.id) { setVerdict(v); }
-    }, function (e) { S.polling = null; say(String(e.message || e)); });
+    }, function (e) { if (S.polling === id) { S.polling = null; } say(String(e.message || e)); });
   }
 
   function clearMarks() {
