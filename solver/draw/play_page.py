@@ -138,6 +138,7 @@ aside li.losing { background: #fde2e2; }
 #board .stack.hint-to .area { fill: #3fb8ff; fill-opacity: 0.28; }
 #board .stack.drop .area { fill: #ffcf3f; fill-opacity: 0.25; }
 #board use.card.drag { pointer-events: none; opacity: 0.92; }
+#board .arrow, #board .moved, #board text { pointer-events: none; }
 """
 
 SCRIPT = r"""
@@ -215,7 +216,7 @@ SCRIPT = r"""
     }
     if (v.verdict === "unknown" && v.reason) { text += " (" + esc(v.reason) + ")"; }
     if (v.verdict === "lost") {
-      if (v.reason) { text += " (" + esc(v.reason) + ")"; }
+      text += " (" + esc(v.reason || "a complete search finds no win") + ")";
       var l = v.losing;
       if (l && l.move) {
         text += ". The losing move: " + (l.index + 1) + ". " + moveHtml(l.move) +
