@@ -123,6 +123,24 @@ def test_moves_undo_and_the_url(klondike: tuple[Server, Session]) -> None:
     assert status == 200 and r["ok"] is False and r["reason"]
 
 
+def test_save_writes_the_file_named_and_analyse_reads_it(tmp_path: Any) -> None:
+    layout = api.load_layout("freecell")
+    deal = api.make_deal(layout, seed=1)
+    line = (api.hint(layout, deal=deal).line or [])[:5]
+    target = tmp_path / "game.json"
+    session = Session(layout, deal, seed=1, timeout=5, save=str(target))
+    server = _serve(session)
+    try:
+        status, answer = request(server, "POST", "/api/save", {"moves": line})
+        assert status == 200 and str(target) in answer["saved"]
+        assert api.read_moves(str(target)) == line
+        assert main(["analyse", "freecell", "--seed", "1", "--moves", str(target)]) == 0
+    finally:
+        server.shutdown()
+        server.server_close()
+        session.close()
+
+
 def _referee_moves(session: Session, played: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Moves after ``played`` the referee accepts: the search position's, as the contract names them
     (some of which are several moves joined, which the referee refuses as one)."""

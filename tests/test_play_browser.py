@@ -155,6 +155,10 @@ def test_play_a_game(browser: Any, served: tuple[Server, Session]) -> None:
     assert f"{len(played) + 1}." in page.inner_text("#verdict")
     page.click("#verdict #back")
     assert _decided(page, len(played)) == "won"
+    # rapid keys: every press is played in order, and the verdict shown is the last position's
+    for key in ["ArrowLeft"] * 3 + ["ArrowRight"] * 2 + ["ArrowLeft", "ArrowRight", "ArrowRight"]:
+        page.keyboard.press(key)
+    assert _decided(page, len(played)) == "won"
     # finish: the winning line played to the end, every card on a foundation
     page.click("#finish")
     page.wait_for_function("() => document.querySelectorAll('#board use.card').length > 0 && "
