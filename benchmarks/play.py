@@ -34,8 +34,8 @@ from typing import Any
 from solver import api
 from solver.batch import parse_seeds
 from solver.bench.machine import busy_notes, load_average, machine
-from solver.families import family_of
-from solver.play import Session, make_server
+from solver.draw.replay import steps
+from solver.play import Session, contract_move, make_server, stock_moves
 
 LAYOUTS: list[tuple[str, list[str]]] = [("klondike-draw-1", []), ("freecell", []),
                                         ("spider", ["foundations.takes=card"]), ("debutante", [])]
@@ -58,15 +58,16 @@ class Client:
         return out
 
 
-def legal(session: Session, at: Any) -> list[dict[str, Any]]:
-    """The moves the referee accepts from ``at`` (the search position's, as the contract names them)."""
-    family, layout = family_of(session.layout), session.layout
-    pos = family.start_position(layout, at)
-    out = []
-    for m in (pos.move_json(x) for x in pos.legal_moves()):
-        if m is not None and family.referee(layout, at).play(m) is None:
-            out.append(m)
-    return out
+def legal(session: Session, played: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every move a player can make after ``played``: each number of cards from each stack onto
+    each other stack, and the stock's own moves, kept where the referee accepts them."""
+    layout = session.layout
+    table = steps(layout, session.shown, played)[-1].table
+    game = session.replayed(played).game
+    tried = [m for src, pile in table.stacks.items() for dst in table.stacks if dst != src
+             for count in range(1, len(pile) + 1) if (m := contract_move(layout, table, src, dst, count)) is not None]
+    tried += stock_moves(layout, table)
+    return [m for m in tried if game.copy().play(m) is None]
 
 
 def play_game(name: str, settings: list[str], seed: int, most: int, deviate: float = DEVIATE) -> list[dict[str, Any]]:
@@ -77,7 +78,6 @@ def play_game(name: str, settings: list[str], seed: int, most: int, deviate: flo
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     client = Client(server.server_address[1])
     rnd = random.Random(f"{name} {seed}")
-    family = family_of(layout)
     rows: list[dict[str, Any]] = []
     try:
         moves: list[dict[str, Any]] = []
@@ -91,14 +91,13 @@ def play_game(name: str, settings: list[str], seed: int, most: int, deviate: flo
                     break  # lost from the start: nothing to play
                 moves = list(last_won)  # back to before the losing move
                 verdict = client.post("/api/verdict", {"moves": moves, "wait": 60})
-            at = family.position_after(layout, deal, moves)
             line = verdict.get("line") or []
             if verdict.get("verdict") == "won" and not line:
                 break  # the game is won
             if line and rnd.random() >= deviate:
                 move = line[0]
             else:
-                options = [m for m in legal(session, at) if not line or m != line[0]]
+                options = [m for m in legal(session, moves) if not line or m != line[0]]
                 if not options:
                     if not line:
                         break

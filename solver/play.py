@@ -245,7 +245,7 @@ class Session:
             raise BadRequest(400, f"click: index: expected a card's place in {src}, got {json_text(index, 40)}")
         pile = table.stacks[src]
         if dst is None:
-            return _stock_actions(self.layout, table) if src == "stock" else []
+            return stock_moves(self.layout, table) if src == "stock" else []
         if not pile:
             return []
         whole = self.layout.family == "accordion"
@@ -476,7 +476,7 @@ def _stock_acts(layout: Any) -> bool:
     return not is_spread(layout) and layout.stock.turn in ("waste", "deal-row", "hole")
 
 
-def _stock_actions(layout: Any, table: Table) -> list[dict[str, Any]]:
+def stock_moves(layout: Any, table: Table) -> list[dict[str, Any]]:
     """The moves a click on the stock may mean: turn, deal a row, turn onto the hole; an empty
     stock: the redeal."""
     stock, out = table.stacks.get("stock", []), []

@@ -386,7 +386,8 @@ SCRIPT = r"""
   });
   board.addEventListener("pointerdown", function (e) {
     var t = target(e);
-    if (!t || t.index === null || !t.up || e.button !== 0) { return; }
+    if (!t || t.index === null || !(t.up || t.stack === "stock") || e.button !== 0) { return; }
+    if (t.stack === "stock") { t.index = 0; }  // the stock's next card, dragged to a place of its own
     drag = {t: t, x: e.clientX, y: e.clientY, on: false, cards: cardsFrom(t.stack, t.index), over: null};
   });
   board.addEventListener("pointermove", function (e) {
