@@ -239,6 +239,34 @@ def test_a_verdict_is_never_for_another_position() -> None:
         session.close()
 
 
+def test_a_closed_tab_and_a_second_tab() -> None:
+    """A verdict request whose tab closes while it waits costs the server nothing; a second tab's
+    game gets its own verdict while the first's search runs, once that search ends."""
+    layout = api.load_layout("klondike-draw-1", 8)
+    slow = _Slow()
+    session = Session(layout, api.make_deal(layout, seed=4), seed=4, timeout=5, search=slow)
+    server = _serve(session)
+    try:
+        port = server.server_address[1]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("POST", "/api/verdict", json.dumps({"moves": [], "wait": 3}),
+                     {"Content-Type": "application/json", "Host": f"127.0.0.1:{port}"})
+        conn.sock.close()  # the tab is closed while its request waits
+        _, r = request(server, "POST", "/api/move", {"moves": [], "click": {"from": "stock", "index": 0, "to": None}})
+        other = r["position"]
+        _, waiting = request(server, "POST", "/api/verdict", {"moves": [], "wait": 0.2})  # the first tab asks again
+        assert waiting["verdict"] == "searching" and waiting["id"] != other["id"]
+        slow.release.set()
+        _, v = request(server, "POST", "/api/verdict", {"moves": other["moves"], "wait": 5})
+        assert v["id"] == other["id"] and v["verdict"] == "unknown"
+        _, v = request(server, "POST", "/api/verdict", {"moves": [], "wait": 5})
+        assert v["id"].startswith("0-") and v["verdict"] == "unknown"
+    finally:
+        server.shutdown()
+        server.server_close()
+        session.close()
+
+
 def test_the_url_code_reads_back() -> None:
     layout = api.load_layout("freecell")
     deal = api.make_deal(layout, seed=1)

@@ -190,7 +190,16 @@ def test_drag_and_drop(browser: Any, served: tuple[Server, Session]) -> None:
     page.mouse.up()
     _decided(page, 1)
     assert page.locator(f'[data-stack="{move["to"]}"] use[data-card="{move["card"]}"]').count() == 1
-    assert errors == []
+    # a second tab on the same server plays its own game; the first keeps its own
+    second, more_errors = _open(browser, url_of(server))
+    assert _decided(second, 0) == "won"
+    _click_move(second, move)
+    _click_move(second, next(m for m in _legal(session, [move]) if m["to"].startswith("cell:")))
+    assert _decided(second, 2) == "won"
+    page.keyboard.press("ArrowLeft")
+    assert _decided(page, 0) == "won" and second.get_attribute("body", "data-moves") == "2"
+    assert errors == [] and more_errors == []
+    second.close()
     page.close()
 
 

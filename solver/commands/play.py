@@ -84,8 +84,8 @@ def run_play(args: argparse.Namespace) -> int:
             url = url_of(server) + first
             print(url, flush=True)
             print("Ctrl-C stops the server.", file=sys.stderr, flush=True)
-            if not args.no_browser:
-                webbrowser.open(url)
+            if not args.no_browser and not webbrowser.open(url):
+                print("patience: no browser found: open the URL above in one", file=sys.stderr, flush=True)
             server.serve_forever(poll_interval=0.2)
         finally:
             server.server_close()
