@@ -219,7 +219,7 @@ class Session:
         else:
             raise BadRequest(400, "expected {\"moves\": [...], \"move\": {...}} or {\"moves\": [...], \"click\": "
                                   "{\"from\", \"index\", \"to\"}}")
-        reason = "no move"
+        reason = "no move of those cards goes there"
         for k, m in enumerate(tried):
             game = r.game.copy()
             problem = game.play(m)
