@@ -192,14 +192,20 @@ def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
 
 def run_finder(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
     """The ``finder`` engine: ``beam`` from the family's start position with the family's
-    evaluation (``GameFamily.evaluation``; refused where it has none)."""
+    evaluation (``GameFamily.evaluation``; refused where it has none), the position's moves
+    narrowed to the evaluation's (``focus``; ``focus=False`` keeps them all); ``width`` the
+    positions kept per bucket at the first run (default the evaluation's ``WIDTH``)."""
     family = family_of(layout)
     evaluation = family.evaluation(layout)
     pos, core = start_position(layout, deal, options.get("core") or "auto")
-    verdict, reason, moves, stats = beam(pos, evaluation.rate, limits,
-                                         width=options.get("width") or evaluation.WIDTH,
-                                         progress=options.get("progress"),
-                                         progress_every=options.get("progress_every") or 0.5)
+    evaluation.focus(pos, options.get("focus", True))
+    try:
+        verdict, reason, moves, stats = beam(pos, evaluation.rate, limits,
+                                             width=options.get("width") or evaluation.WIDTH,
+                                             progress=options.get("progress"),
+                                             progress_every=options.get("progress_every") or 0.5)
+    finally:
+        evaluation.focus(pos, False)
     solution = solution_json(pos, moves) if verdict == "won" else None
     stats.update(core=core)
     if verdict == "won":

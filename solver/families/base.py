@@ -155,6 +155,10 @@ class Evaluation(Protocol):
 
     def rate(self, pos: Any) -> tuple[int, int]: ...
 
+    def focus(self, pos: Any, on: bool) -> None:
+        """With ``on``, narrow the position's moves to those the finder tries (a subset of the
+        legal moves, so its wins stay wins); ``False`` gives the position all its moves back."""
+
 
 # What a model's solve gives: verdict, reason, the moves of a win, statistics.
 Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]

@@ -31,3 +31,6 @@ class ReserveEvaluation:
         held = sum(len(col) for col in pos.cols)
         room = pos.slack()
         return len(pos.stock), -SLACK_W * (room or 0) - HOME_W * home + HELD_W * held
+
+    def focus(self, pos: Any, on: bool) -> None:
+        """Every move stays: the family's moves are few (a card to a foundation or a column)."""

@@ -46,3 +46,8 @@ class TableauEvaluation:
         down, breaks, disorder, empty, held, home, to_deal, rooted = pos.measure()
         return to_deal // self.columns, (DOWN_W * down + BREAK_W * breaks + DISORDER_W * disorder - EMPTY_W * empty
                                          + HELD_W * held - HOME_W * home - ROOTED_W * rooted)
+
+    def focus(self, pos: Any, on: bool) -> None:
+        """The position's own narrowing for the finder (``set_beam``: with groups of one suit, a
+        suit breaks only where it grows, as KPat's Spider solver plays)."""
+        pos.set_beam(on)

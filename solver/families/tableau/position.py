@@ -371,6 +371,7 @@ class TableauPosition(CorePosition):
     break_w: cython.int  # BREAK_W with groups of one suit (``ranked``), else 0
     root_w: cython.int  # ROOT_W with groups of one suit, else 0
     narrow: cython.bint  # only the moves ``set_narrow`` names (a search that can only win)
+    beam: cython.bint  # only the moves ``set_beam`` names (the win finder's)
     blocked_bound: cython.bint
     takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
     rowdeal: cython.bint  # the stock deals rows onto the columns
@@ -540,6 +541,7 @@ class TableauPosition(CorePosition):
         self.break_w = BREAK_W if t.moves == "suit-sequence" else 0
         self.root_w = ROOT_W if t.moves == "suit-sequence" else 0
         self.narrow = False
+        self.beam = False
         self.to_foundation = t.to_foundation
         self.removable = fo.removable
         self.takes = TAKES[fo.takes]
@@ -1684,15 +1686,18 @@ class TableauPosition(CorePosition):
                 lateral = self.lateral_only_with_use and h - n > d and self.gfits[self.cols[base + h - n - 1] * 52 + b]
                 for x in range(self.accept_n[b]):
                     j = self.accept[b * 20 + x]
-                    if j == i or (self.narrow and not self.gfits[self.cols[j * 128 + self.h[j] - 1] * 52 + b]
-                                  and (lateral or not (h - n == d or n == h))):
+                    if j == i:
+                        continue
+                    if not self.gfits[self.cols[j * 128 + self.h[j] - 1] * 52 + b] and (
+                            (self.beam and n < seq) or (self.narrow and (lateral or not (h - n == d or n == h)))):
                         continue
                     if lateral:
                         self.uses_after(i, j, n, COLUMN_TO_COLUMN + score)
                     else:
                         self.add(COLUMN_TO_COLUMN + score, plain_code(i, j, n, 0))
             if (self.first_empty >= 0 and (n < h or self.nrs) and self.space_ok[b] and n <= self.max_empty
-                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)):
+                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)
+                    and not (self.beam and n < min(seq, self.max_empty))):
                 self.to_spaces(COLUMN_TO_SPACE + score, i, n, 0)
         return 0
 
@@ -1702,7 +1707,7 @@ class TableauPosition(CorePosition):
         """The move of n cards from ``src`` into the first empty column; into each, while the
         stock deals rows (then the columns are not interchangeable: each gets its own stock card)."""
         e: cython.int
-        if not self.nrs:
+        if not self.nrs or self.beam:
             return self.add(score, plain_code(src, self.first_empty, n, place))
         for e in range(self.first_empty, self.nc):
             if not self.h[e] and e != src:
@@ -2144,6 +2149,16 @@ class TableauPosition(CorePosition):
         for x in range(self.nf):
             home += self.fh[x]
         return down, breaks, disorder, empty, held, home, self.L - self.wp + self.nrs + self.nheel, rooted
+
+    def set_beam(self, on: bool) -> bool:
+        """With ``on``, the win finder's moves (``evaluate.py``; KPat's Spider solver plays the same
+        restriction): with groups of one suit, a group that is only part of its column's top group
+        moves only onto a card it is built on in suit (breaking a suit only where it grows), and
+        into an empty column only whole; a group goes only into the first empty column, also while
+        rows are left to deal.  A subset of the legal moves: a win found with them is a win, and
+        nothing else is claimed.  Whether moves are now left out."""
+        self.beam = on and self.break_w != 0
+        return bool(self.beam)
 
     def is_safe(self, card: int) -> bool:
         """``safe``, from Python: may ``card`` (renamed) go home now without losing a win?"""
