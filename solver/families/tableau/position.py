@@ -1555,7 +1555,7 @@ class TableauPosition(CorePosition):
         self.from_waste()
         self.from_reserve()
         self.from_foundations()
-        if self.nrs:
+        if self.nrs and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
             self.add(DEAL_ROW, self.row_code())
         if self.nplain > 1 or self.njoined:
             self.prepare_disorder()
@@ -1572,6 +1572,8 @@ class TableauPosition(CorePosition):
             self.pcode[n + x] = self.jcode[x]
         n += self.njoined
         sort_desc(self.psc, self.pcode, n)
+        if self.beam and n and self.psc[0] == SUIT_TO_FOUNDATION:
+            n = 1  # the finder sends a finished suit home at once (``set_beam``)
         for x in range(n):
             out[x] = self.pcode[x]
         return n
@@ -2155,7 +2157,9 @@ class TableauPosition(CorePosition):
         restriction): with groups of one suit, a group that is only part of its column's top group
         moves only onto a card it is built on in suit (breaking a suit only where it grows), and
         into an empty column only whole; a group goes only into the first empty column, also while
-        rows are left to deal.  A subset of the legal moves: a win found with them is a win, and
+        rows are left to deal; no row is dealt while a column is empty and cards lie on the
+        table (KPat's solver's rule too); a finished suit that can go home is the only move.
+        A subset of the legal moves: a win found with them is a win, and
         nothing else is claimed.  Whether moves are now left out."""
         self.beam = on and self.break_w != 0
         return bool(self.beam)
