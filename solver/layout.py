@@ -104,6 +104,7 @@ class DealSpec:
     pysolfc_game: str = ""  # the game's name in PySolFC, e.g. "Colorado": seed N is its game number N
     order: tuple[str, ...] = ("cells", "tableau", "reserve", "hole")
     reverse: tuple[str, ...] = ()  # groups dealt last stack first in each round (PySolFC's dealRow(reverse=1))
+    tops_last: bool = False  # the columns' top cards dealt last, one row (PySolFC's ``_startAndDealRow``)
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,8 @@ def _deal(t: Table) -> DealSpec:
                           lambda v: isinstance(v, list) and all(x in kinds for x in v))),
     )
     d = replace(d, reverse=tuple(t.get("reverse", [], "a list of groups named in deal.order",
-                                       lambda v: isinstance(v, list) and all(x in d.order for x in v))))
+                                       lambda v: isinstance(v, list) and all(x in d.order for x in v))),
+                tops_last=t.bool("tops_last", False))
     if d.generator == "pysol" and not d.pysol_game:
         raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
     if d.pysol_game:
@@ -287,6 +289,9 @@ def _deal(t: Table) -> DealSpec:
 
         if d.pysol_game not in Game.GAMES_MAP:
             raise t.fail("pysol_game", "a game pysol-cards deals: " + ", ".join(sorted(Game.GAMES_MAP)))
+    if d.tops_last and (d.generator not in ("pysolfc", "patience-v1") or d.pysol_game or "tableau" not in d.order):
+        raise t.fail("tops_last", "false unless the layout deals the columns itself (generator 'pysolfc' or "
+                                  "'patience-v1' without pysol_game, 'tableau' in deal.order)")
     if d.generator == "pysolfc" and not d.pysolfc_game:
         raise t.fail("pysolfc_game", "the game's name in PySolFC, e.g. 'Colorado', when generator = 'pysolfc'")
     t.done()

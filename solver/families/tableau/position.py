@@ -107,7 +107,7 @@ READS = Reads("the tableau family's DFS position", {
     "tableau.direction": None, "tableau.spaces": None,
     "tableau.moves": {"single", "sequence", "supermove", "suit-sequence"}, "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
-    "stock.turn": {"waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
+    "stock.turn": {"waste", "deal-row", "deal-row-no-spaces", "none"}, "stock.deal_count": None, "stock.redeals": None,
     "foundations.takes": {"card", "suit", "column"},
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
@@ -118,7 +118,7 @@ READS = Reads("the tableau family's DFS position", {
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
      "whole suits to the foundations (foundations.takes) only from the ace, with columns built in plain rank order "
      "and foundations that keep their cards"),
-    (lambda lay: lay.stock.turn != "deal-row" or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
+    (lambda lay: not lay.stock.turn.startswith("deal-row") or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
      "a stock dealt in rows onto the columns with no redeal (stock.redeals = 0, stock.deal_count = 1)"),
 ))
 
@@ -374,6 +374,7 @@ class TableauPosition(CorePosition):
     blocked_bound: cython.bint
     takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
     rowdeal: cython.bint  # the stock deals rows onto the columns
+    rows_need_full: cython.bint  # ... only while no column is empty (``deal-row-no-spaces``)
     fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
     gfits: cython.uchar[2704]  # ... and b on a moves with a in a group (suit-sequence: in suit too)
     space_ok: cython.uchar[52]  # an empty column takes the card
@@ -489,7 +490,7 @@ class TableauPosition(CorePosition):
         extra = [s for s in at.stacks if at.stacks[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
-        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row")) or (
+        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row", "deal-row-no-spaces")) or (
                 at.stacks.get("waste") and st.turn != "waste"):
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste' or 'deal-row'")
 
@@ -507,7 +508,8 @@ class TableauPosition(CorePosition):
                 if not col and heel:
                     col.append(heel.pop())
         waste = stacks.get("waste", [])
-        self.rowdeal = st.turn == "deal-row"
+        self.rowdeal = st.turn in ("deal-row", "deal-row-no-spaces")
+        self.rows_need_full = st.turn == "deal-row-no-spaces"
         rows = list(reversed(stacks.get("stock", []))) if self.rowdeal else []  # the next card last
         ring = [] if self.rowdeal else waste + stacks.get("stock", [])
         self.nrs = len(rows)
@@ -651,6 +653,19 @@ class TableauPosition(CorePosition):
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    def row_allowed(self) -> cython.bint:
+        """The stock may deal a row now: it has cards, and (``deal-row-no-spaces``) no column is empty."""
+        x: cython.int
+        if not self.nrs:
+            return False
+        if self.rows_need_full:
+            for x in range(self.nc):
+                if not self.h[x]:
+                    return False
+        return True
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     def max_move(self, to_empty: cython.bint) -> cython.int:
         """The most cards one move may carry onto a card (or, ``to_empty``, into a space)."""
         free: cython.int = 0
@@ -740,6 +755,13 @@ class TableauPosition(CorePosition):
         is not one of them.  The first rule (aces and twos) does not: a two takes an ace that
         may lie in the stock.  So while the stock still deals rows, a two is safe by the
         second rule only (an ace, taking nothing, by both).
+
+        A stock that deals no row while a column is empty (``deal-row-no-spaces``, PySolFC's
+        Spider) breaks the argument while rows are left: where the win has c alone in a column
+        (dealt there, or moved there into a space) and deals a row, P' has that column empty
+        and may not deal it (with one card on every other column and none to spare, P' can
+        deal no row at all).  So ``forced`` plays nothing while such a stock has rows left;
+        once it is empty the rule says nothing and the argument above holds as it stands.
         """
         x: cython.int
         b: cython.int
@@ -1362,6 +1384,8 @@ class TableauPosition(CorePosition):
         filling: cython.bint = self.autofill and self.nheel > 0  # see safe: no forced move may empty a column
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
             return -1
+        if self.rows_need_full and self.nrs:  # see safe: no proof while a space can stop a row
+            return -1
         if self.to_foundation:
             for i in range(self.nc):
                 if self.h[i] and not (filling and self.h[i] == 1):
@@ -1553,7 +1577,7 @@ class TableauPosition(CorePosition):
         self.from_waste()
         self.from_reserve()
         self.from_foundations()
-        if self.nrs:
+        if self.row_allowed():
             self.add(DEAL_ROW, self.row_code())
         if self.nplain > 1 or self.njoined:
             self.prepare_disorder()
@@ -1844,7 +1868,12 @@ class TableauPosition(CorePosition):
         group; but the group on the other column may complete a whole suit there, which goes
         home at once (that column, not p, is touched): a use (``SUIT_HOME``).  A stock dealt in
         rows: a row puts a card on p (p is the top of its column), so a row is a use of p
-        (``DEAL_USE``): before a row, the lateral move is needed only just before it.
+        (``DEAL_USE``): before a row, the lateral move is needed only just before it.  A row
+        only while no column is empty (``deal-row-no-spaces``): the lateral move and every
+        move the argument rearranges (the group, or p with it, leaving p's column instead of
+        q's) leave both columns as empty or not as the win had them (p and q stay under the
+        group's old and new places), so every row of the win stays legal where it is dealt;
+        the row as a use is offered only when it is legal (``row_allowed``).
         """
         p: cython.int
         f: cython.int
@@ -1866,7 +1895,7 @@ class TableauPosition(CorePosition):
                 self.add_joined(score, joined_code(i, j, n, HOME_USE, P_HOME))
         elif self.to_foundation and self.suit_home(j) >= 0:
             self.add_joined(score, joined_code(i, j, n, HOME_USE, SUIT_HOME))
-        if self.nrs:
+        if self.row_allowed():
             self.add_joined(score, joined_code(i, j, n, HOME_USE, DEAL_USE))
         for k in range(self.nc):
             if k == i:

@@ -25,7 +25,8 @@ The rules, read from the layout:
   order; only the waste's last card plays.  When the stock is empty and a redeal is left,
   the waste turns back into the stock, its first card to turn first again.  With
   ``turn = "deal-row"`` the stock instead deals its next cards one onto each column, face
-  up, from the first column on (fewer at the end: onto the first columns), at any time.
+  up, from the first column on (fewer at the end: onto the first columns), at any time;
+  with ``turn = "deal-row-no-spaces"`` the same, but only while no column is empty.
 * Canfield's pieces.  With ``base = "deal"`` the card dealt to ``base`` starts the
   foundation of its suit and its rank starts every foundation; with ``foundations.wrap``
   the ace comes after the king.  ``tableau.wrap`` says which ranks are next to each other
@@ -289,11 +290,15 @@ class TableauGame:
     def _row(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
         """The stock deals its next cards, one onto each column from the first, face up."""
         stock = self.stock
-        if self.stock_rules.turn != "deal-row" or target != "tableau":
+        if self.stock_rules.turn not in ("deal-row", "deal-row-no-spaces") or target != "tableau":
             return f"{at}: the stock does not deal rows onto {target} in this game"
         dealt = stock[:len(self.columns)]
         if not dealt:
             return f"{at}: the stock is empty"
+        if self.stock_rules.turn == "deal-row-no-spaces":
+            empty = [i for i, col in enumerate(self.columns) if not col]
+            if empty:
+                return f"{at}: no row is dealt while a column is empty (tableau:{empty[0]} is)"
         if card != dealt[0] or count != len(dealt):
             return f"{at}: the row deals {dealt[0]} and {len(dealt)} card(s), not {card} and {count}"
         del stock[:len(dealt)]
