@@ -172,7 +172,10 @@ def _shuffled_pack(layout: Layout, seed: int, pysolfc: bool) -> list[tuple[int, 
     fresh = createCards(layout.decks, layout.max_rank)  # card ids count up pack by pack
     shuffled = pysolfc_shuffle(fresh, seed) if pysolfc else shuffle(fresh, seed, RandomBase.DEALS_PYSOLFC)
     per_pack = 4 * layout.max_rank
-    return [(cards.make(c.rank, cards.SUITS.index(_PYSOL_SUITS[c.suit])), c.id // per_pack)
+    # A pack's four runs of 13 ids take its suits in PySolFC's order (C S H D; a pack of fewer suits,
+    # PySolFC's GameInfo(suits=...), lists them so too: Spider (2 Suits) is (0, 0, 2, 2), C C H H).
+    slots = sorted(layout.suits, key=_PYSOL_SUITS.index)
+    return [(cards.make(c.rank, cards.SUITS.index(slots[c.suit])), c.id // per_pack)
             for c in reversed(shuffled)]
 def _deal_pack(layout: Layout, pack: list[tuple[int, int]], track_packs: bool) -> Deal:
     """Deal ``pack`` ((card, pack index) pairs, first dealt first) into the layout's stacks.

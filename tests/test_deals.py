@@ -304,7 +304,8 @@ def test_board_format_covers_the_tableau_games() -> None:
                                 # ... and the Spider family's
                                 "spider", "spiderette", "will-o-the-wisp", "simple-simon", "mrs-mop",
                                 # ... and PySolFC's
-                                "pysolfc-spider", "pysolfc-relaxed-spider", "pysolfc-spiderette",
+                                "pysolfc-spider", "pysolfc-spider-1-suit", "pysolfc-spider-2-suits",
+                                "pysolfc-relaxed-spider", "pysolfc-spiderette",
                                 "pysolfc-will-o-the-wisp", "pysolfc-simple-simon"}
     with pytest.raises(DealError, match=r"the board format does not cover layout 'debutante'"):
         deals.to_board(shuffles.from_seed(LAYOUTS["debutante"], 1), LAYOUTS["debutante"])

@@ -29,6 +29,8 @@ from solver.limits import Limits
 
 PYSOLFC_SPIDERS = {  # layout: (PySolFC's name, packs, columns)
     "pysolfc-spider": ("Spider", 2, 10),
+    "pysolfc-spider-1-suit": ("Spider (1 Suit)", 2, 10),
+    "pysolfc-spider-2-suits": ("Spider (2 Suits)", 2, 10),
     "pysolfc-relaxed-spider": ("Relaxed Spider", 2, 10),
     "pysolfc-spiderette": ("Spiderette", 1, 7),
     "pysolfc-will-o-the-wisp": ("Will o' the Wisp", 1, 7),
@@ -41,7 +43,7 @@ def _start_game(name: str, columns: int) -> list[tuple[tuple[int, ...], bool]]:
     """Each ``startGame`` of pysollib/games/spider.py as its dealRow calls: (columns dealt to, in
     order; face up)."""
     every = tuple(range(columns))
-    if name in ("Spider", "Relaxed Spider"):  # RelaxedSpider.startGame
+    if name in ("Spider", "Relaxed Spider") or name.startswith("Spider ("):  # RelaxedSpider.startGame
         return [(every, False)] * 4 + [((0, 3, 6, 9), False), (every, True)]
     if name == "Spiderette":  # rows[i:] for i in 1..6, face down; then _startAndDealRow
         return [(every[i:], False) for i in range(1, columns)] + [(every, True)]
@@ -60,15 +62,17 @@ def _replayed(name: str, packs: int, columns: int, seed: int) -> tuple[list[list
     talon from its top."""
     from pysol_cards.cards import createCards
 
+    # PySolFC's GameInfo(suits=...) in its suit numbers 0..3 = C S H D: a pack's four runs of 13
+    suits = {"Spider (1 Suit)": "CCCC", "Spider (2 Suits)": "CCHH"}.get(name, "CSHD")
     talon = shuffles.pysolfc_shuffle(createCards(packs), seed)
     cols: list[list[str]] = [[] for _ in range(columns)]
     down = [0] * columns
     for rows, face_up in _start_game(name, columns):
         for r in rows:
             c = talon.pop()
-            cols[r].append(cards.RANKS[c.rank - 1] + "CSHD"[c.suit])
+            cols[r].append(cards.RANKS[c.rank - 1] + suits[c.suit])
             down[r] += not face_up
-    return cols, down, [cards.RANKS[c.rank - 1] + "CSHD"[c.suit] for c in reversed(talon)]
+    return cols, down, [cards.RANKS[c.rank - 1] + suits[c.suit] for c in reversed(talon)]
 
 
 @pytest.mark.parametrize("name", sorted(PYSOLFC_SPIDERS))
@@ -184,12 +188,14 @@ def test_the_position_deals_no_row_while_a_column_is_empty():
         assert any(moves.decode(m).kind is moves.ROW for m in pos.legal_moves()) == offered
 
 
-def small(max_rank: int, deal: list[int], down: list[int], turn: str, takes: str = "suit"):
-    """PySolFC's Spider on a reduced deck and one pack: ``deal`` columns, the rest in the stock."""
+def small(max_rank: int, deal: list[int], down: list[int], turn: str, takes: str = "suit",
+          suits: tuple[str, ...] = ("C", "D", "H", "S")):
+    """PySolFC's Spider on a reduced deck and one pack (of ``suits``): ``deal`` columns, the rest
+    in the stock."""
     lay = api.load_layout("pysolfc-spider")
     lay = replace(lay, tableau=replace(lay.tableau, count=len(deal), deal=tuple(deal), face_down=tuple(down)),
                   foundations=replace(lay.foundations, takes=takes, rows=lay.foundations.rows[:1]),
-                  stock=replace(lay.stock, turn=turn), decks=1, name="pysolfc-spider-small")
+                  stock=replace(lay.stock, turn=turn), decks=1, suits=suits, name="pysolfc-spider-small")
     return api.load_layout(lay, max_rank)
 
 
@@ -249,3 +255,45 @@ def test_the_rule_decides_and_the_engine_agrees(takes, columns, stock, differ):
             assert replay(lay, deal, out.solution) is None
         verdicts[turn] = truth
     assert (verdicts["deal-row-no-spaces"] != verdicts["deal-row"]) == differ
+
+
+# ------------------------------------------------------------ packs of fewer suits
+
+
+def test_a_pack_of_fewer_suits():
+    """PySolFC's one- and two-suit Spider: the pack holds its suits only (eight runs of clubs;
+    four each of clubs and hearts), the foundations take those suits, and the other families,
+    the CP-SAT model and Solvitaire's files refuse it by name."""
+    one, two = api.load_layout("pysolfc-spider-1-suit"), api.load_layout("pysolfc-spider-2-suits")
+    assert sorted(set(cards.names(one.pack()))) == [r + "C" for r in sorted(cards.RANKS)]
+    assert len(one.pack()) == 104 and {cards.name(c)[1] for c in two.pack()} == {"C", "H"}
+    assert [one.foundation_suit(i) for i in range(8)] == [cards.SUITS.index("C")] * 8
+    assert [cards.SUITS[two.foundation_suit(i)] for i in range(8)] == list("CCHHCCHH")
+    assert "whose four suits are C C H H (clubs and hearts only)" in describe(two)
+    from solver.families.tableau.model import READS as MODEL
+    assert "suits = " in "; ".join(MODEL.problems(one))
+    with pytest.raises(Exception, match="suits"):
+        parse_text('title = "x"\ndecks = 1\nsuits = ["C", "C", "C", "C"]\n[deal]\ngenerator = "solvitaire"\n',
+                   "x.toml", "x")
+
+
+@pytest.mark.parametrize("suits", [("C", "C", "C", "C"), ("C", "C", "H", "H")])
+@pytest.mark.parametrize("takes", ["suit", "card"])
+def test_fewer_suits_agree_with_the_plain_search(suits, takes):
+    """On small games of one pack of one or two suits (four runs of clubs; two each of clubs and
+    hearts), the engine agrees with the referee's plain search, wins and losses both, and its
+    wins replay."""
+    verdicts = []
+    for case in CASES:
+        lay = small(*case, "deal-row-no-spaces", takes, suits)
+        for seed in range(1, 11):
+            deal = shuffles.from_seed(lay, seed)
+            truth = brute.solve(lay, deal, 20_000)
+            if truth.verdict == "unknown":
+                continue
+            out = run_dfs(lay, deal, Limits(max_nodes=1_000_000))
+            assert out.verdict == truth.verdict, (case, seed)
+            if out.verdict == "won":
+                assert replay(lay, deal, out.solution) is None
+            verdicts.append(truth.verdict)
+    assert len(verdicts) >= 10 and "won" in verdicts

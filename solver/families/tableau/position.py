@@ -100,7 +100,7 @@ COMPILED = cython.compiled  # this module was compiled (the compiled DFS can dri
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
-    "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
+    "decks": None, "suits": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
@@ -383,6 +383,8 @@ class TableauPosition(CorePosition):
     under_n: cython.int[52]  # how many cards may go on the card ...
     under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
     over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
+    fsuit: cython.int[8]  # each foundation's suit (``Layout.foundation_suit``: f & 3 unless the pack has fewer suits)
+    few_suits: cython.bint  # a pack of fewer than four suits: more than two copies of a card
     suit_found_n: cython.int[4]  # the foundations of each suit ...
     suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
     leave: cython.int[8]  # LEAVES
@@ -554,14 +556,19 @@ class TableauPosition(CorePosition):
         self.under_n = [len(u) for u in rules.under]
         self.under = [u[x] if x < len(u) else 0 for u in rules.under for x in range(NCARD)]
         self.over_mask = [sum(1 << a for a in set(rules.over[c])) for c in range(NCARD)]
-        suit_found = [[f for f in range(nf) if f % 4 == s] for s in range(4)]
+        self.fsuit = [layout.foundation_suit(f) for f in range(nf)] + [0] * (MAXF - nf)
+        # A pack of fewer suits (PySolFC's one- and two-suit Spider) has up to eight copies of a
+        # card: ``safe`` and ``blocked`` count on two at most, so neither is used there.
+        self.few_suits = len(set(layout.suits)) < 4
+        suit_found = [[f for f in range(nf) if self.fsuit[f] == s] for s in range(4)]
         self.suit_found_n = [len(fs) for fs in suit_found]
         self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
         self.leave = LEAVES
         self.dest = DESTINATIONS
         # The blocked bound (``blocked``): where cards go home from columns and there are no cells
         # (nor single-card reserve piles: its proof does not list them).
-        self.blocked_bound = t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+        self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+                              and not self.few_suits)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
@@ -774,7 +781,7 @@ class TableauPosition(CorePosition):
             if self.autofill:
                 return False
             for x in range(self.nf):
-                if self.fh[x] < self.removable_need[c * 4 + (x & 3)]:
+                if self.fh[x] < self.removable_need[c * 4 + self.fsuit[x]]:
                     return False
             return True
         for x in range(self.under_n[c]):
@@ -935,7 +942,7 @@ class TableauPosition(CorePosition):
             self.nheel -= 1
             card = self.heel[self.nheel]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
             self.fh[src - self.F] -= 1
             self.left += 1
         # put
@@ -1062,7 +1069,7 @@ class TableauPosition(CorePosition):
             self.cells[dst - nc] = -1
         else:
             top = self.fh[dst - self.F]
-            card = make_card(top, (dst - self.F) & 3)
+            card = make_card(top, self.fsuit[dst - self.F])
             self.fh[dst - self.F] -= n
             self.left += n
         # put back
@@ -1078,7 +1085,7 @@ class TableauPosition(CorePosition):
                     self.cols[src * 128 + self.h[src] + x] = self.cols[b + x]
             elif n > 1:  # a whole suit back from its foundation, the highest rank lowest
                 for x in range(n):
-                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, (dst - self.F) & 3)
+                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, self.fsuit[dst - self.F])
             else:
                 self.cols[src * 128 + self.h[src]] = card
             self.h[src] += n
@@ -1215,7 +1222,7 @@ class TableauPosition(CorePosition):
             self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                self.b_home |= bit(r * 4 + (f & 3))
+                self.b_home |= bit(r * 4 + self.fsuit[f])
         for x in range(n):
             if self.b_above[x] < 0:
                 self.b_set_freed(x)
@@ -1385,6 +1392,8 @@ class TableauPosition(CorePosition):
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
             return -1
         if self.rows_need_full and self.nrs:  # see safe: no proof while a space can stop a row
+            return -1
+        if self.few_suits:  # (more than two copies of a card: safe's proof counts two)
             return -1
         if self.to_foundation:
             for i in range(self.nc):
@@ -1638,7 +1647,7 @@ class TableauPosition(CorePosition):
         for x in range(self.nf):
             r = self.fh[x]
             if r < self.top and self.takes == TAKES_CARD:
-                self.need[make_card(r + 1, x & 3)] = 1
+                self.need[make_card(r + 1, self.fsuit[x])] = 1
         self.first_empty = -1
         for t in range(nc):
             if self.h[t]:
@@ -1817,7 +1826,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for f in range(self.nf):
                 if self.fh[f] >= 3:
-                    self.card_moves(make_card(self.fh[f], f & 3), self.F + f, D_FOUNDATION, 0, 0)
+                    self.card_moves(make_card(self.fh[f], self.fsuit[f]), self.F + f, D_FOUNDATION, 0, 0)
         return 0
 
     @cython.cfunc
@@ -1913,7 +1922,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
-                if r >= 3 and self.fits[p * 52 + make_card(r, g & 3)]:
+                if r >= 3 and self.fits[p * 52 + make_card(r, self.fsuit[g])]:
                     self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
         self.unprim()
         return 0
@@ -2016,7 +2025,7 @@ class TableauPosition(CorePosition):
             d -= CELL_W
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         if dst < nc:
             m = self.pref_min[dst * 129 + self.h[dst]]
             if not self.h[dst] and self.any_space:
@@ -2079,7 +2088,7 @@ class TableauPosition(CorePosition):
         elif src == self.R:
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         return moves.contract(name(real[card]), self.stack_name(src), self.stack_name(dst), n)
 
     def state(self) -> tuple[Any, ...]:
@@ -2100,7 +2109,7 @@ class TableauPosition(CorePosition):
         stacks: dict[str, tuple[int, ...]] = {f"tableau:{i}": tuple(real[c] for c in col) for i, col in enumerate(cols)}
         stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[:self.ncell])})
         stacks.update({f"reserve:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[self.ncell:])})
-        stacks.update({f"foundation:{f}": tuple(real[make_card(r, f & 3)] for r in range(1, h + 1))
+        stacks.update({f"foundation:{f}": tuple(real[make_card(r, self.fsuit[f])] for r in range(1, h + 1))
                        for f, h in enumerate(fh)})
         stacks.update({"waste": tuple(real[c] for c in ring[:wp]), "stock": tuple(real[c] for c in ring[wp:] + rows)})
         if self.has_heel:
