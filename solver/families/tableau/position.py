@@ -2135,6 +2135,54 @@ class TableauPosition(CorePosition):
         self.narrow = on and self.break_w != 0
         return bool(self.narrow)
 
+    def measure(self) -> tuple[int, int, int, int, int, int, int, int]:
+        """The counts the win finder's evaluation weighs (``evaluate.py``), in one call:
+        face-down cards; breaks (face-up cards lying on a card they do not move with, ``gfits``:
+        each must move again before its column is in order); cards out of order (a lower rank
+        lies somewhere under them in their column); empty columns; occupied cells and single-card
+        reserve piles; cards home; cards still to deal or turn (stock, rows, the reserve); cards
+        of columns built from a king at the bottom, all face up and moving as one."""
+        down: cython.int = 0
+        breaks: cython.int = 0
+        disorder: cython.int = 0
+        empty: cython.int = 0
+        held: cython.int = 0
+        home: cython.int = 0
+        rooted: cython.int = 0
+        i: cython.int
+        x: cython.int
+        h: cython.int
+        m: cython.int
+        r: cython.int
+        base: cython.int
+        for i in range(self.nc):
+            h = self.h[i]
+            base = i * MAXH
+            if h == 0:
+                empty += 1
+                continue
+            down += self.down[i]
+            m = 99
+            for x in range(h):
+                r = self.cols[base + x] >> 2
+                if r > m:
+                    disorder += 1
+                else:
+                    m = r
+                if x > self.down[i] and not self.gfits[self.cols[base + x - 1] * NCARD + self.cols[base + x]]:
+                    breaks += 1
+            if self.down[i] == 0 and self.cols[base] >> 2 == self.top - 1:
+                x = 1
+                while x < h and self.gfits[self.cols[base + x - 1] * NCARD + self.cols[base + x]]:
+                    x += 1
+                rooted += x
+        for x in range(self.ncell + self.nres):
+            if self.cells[x] >= 0:
+                held += 1
+        for x in range(self.nf):
+            home += self.fh[x]
+        return down, breaks, disorder, empty, held, home, self.L - self.wp + self.nrs + self.nheel, rooted
+
     def is_safe(self, card: int) -> bool:
         """``safe``, from Python: may ``card`` (renamed) go home now without losing a win?"""
         return self.safe(card)
