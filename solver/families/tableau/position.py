@@ -15,7 +15,10 @@ before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
-top card is playable, with ``stock.redeals`` turns of the waste back into the stock.
+top card is playable, with ``stock.redeals`` turns of the waste back into the stock;
+``"deal-row"`` deals a row, one card onto every column, and ``"deal-row-no-spaces"`` the same
+only while no column is empty (PySolFC's Spider).  A pack of fewer suits (``Layout.suits``,
+PySolFC's one- and two-suit Spider) gives each foundation its suit (``fsuit``).
 Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
 every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
 foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
