@@ -21,6 +21,7 @@ import pytest
 from solver import api, cards, moves, shuffles
 from solver.describe import describe
 from solver.engines.dfs import run_dfs
+from solver.errors import LayoutError
 from solver.families import brute
 from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import TableauGame, replay
@@ -148,7 +149,7 @@ def test_two_packs_deal_as_pysol_cards_gypsy(seed):
 
 
 def test_tops_last_needs_a_layout_that_deals():
-    with pytest.raises(Exception, match="tops_last"):
+    with pytest.raises(LayoutError, match="deal.tops_last: expected false unless the layout deals the columns"):
         parse_text(GYPSY.replace('pysolfc_game = "Gypsy"', 'pysolfc_game = "Gypsy"\npysol_game = "gypsy"'),
                    "gypsy.toml", "gypsy")
 
@@ -272,7 +273,7 @@ def test_a_pack_of_fewer_suits():
     assert "whose four suits are C C H H (clubs and hearts only)" in describe(two)
     from solver.families.tableau.model import READS as MODEL
     assert "suits = " in "; ".join(MODEL.problems(one))
-    with pytest.raises(Exception, match="suits"):
+    with pytest.raises(LayoutError, match="suits: expected all four suits unless the layout deals its pack"):
         parse_text('title = "x"\ndecks = 1\nsuits = ["C", "C", "C", "C"]\n[deal]\ngenerator = "solvitaire"\n',
                    "x.toml", "x")
 
