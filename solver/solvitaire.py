@@ -76,7 +76,7 @@ from . import cards, moves
 from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
 from .files import LAYOUT_LIMIT, json_text, parse_json, read_text, shown
-from .layout import Layout, parse
+from .layout import DEFAULT_SUITS, Layout, parse
 from .schema import apply_settings
 
 # Solvitaire's defaults: its "default" preset, the values of every key a rules file leaves out.
@@ -436,6 +436,8 @@ def tableau_rules(layout: Layout) -> dict[str, Any] | None:
     ``supermove`` becomes single cards: a supermove is a shortcut for single moves through
     the free cells and spaces, so the games are won by the same deals."""
     fo, t, st, res, cel = layout.foundations, layout.tableau, layout.stock, layout.reserve, layout.cells
+    if layout.suits != DEFAULT_SUITS:  # (Solvitaire's packs hold every suit)
+        return None
     out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
     if t.direction != -1 or not t.to_foundation:
         return None

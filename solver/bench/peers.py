@@ -55,6 +55,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .. import moves
 from ..families import family_of
+from ..layout import DEFAULT_SUITS
 from ..limits import Limits
 
 _VERDICTS = {
@@ -138,7 +139,7 @@ def fc_solve_options(layout: Any) -> list[str] | None:
     """fc-solve's game options for ``layout``, or None when fc-solve cannot play it:
     the FreeCell family only (tableau columns built down, cells, foundations from the ace up;
     no stock, reserve, hole, face-down cards, preset or removable foundations; a whole deck)."""
-    if "fc-solve" not in family_of(layout).peers or layout.reserve.count:
+    if "fc-solve" not in family_of(layout).peers or layout.reserve.count or layout.suits != DEFAULT_SUITS:
         return None
     tab = layout.tableau
     found = layout.foundations
@@ -584,7 +585,8 @@ def black_hole_solver_options(layout: Any) -> list[str] | None:
     ranks wrapping; Golf's 7 columns of five, the stock turned onto the hole, no wrapping, a queen
     going on a king (without ``--queens-on-kings`` the solver refuses that move, and "loses" about
     half the deals our search wins: measured on seeds 1..200, 49 disagreements)."""
-    if "black-hole-solver" not in family_of(layout).peers or layout.max_rank != 13 or layout.decks != 1:
+    if ("black-hole-solver" not in family_of(layout).peers or layout.max_rank != 13 or layout.decks != 1
+            or layout.suits != DEFAULT_SUITS):
         return None
     hole, t, turn = layout.hole, layout.tableau, layout.stock.turn
     assert hole is not None

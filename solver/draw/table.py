@@ -91,7 +91,7 @@ def plan(layout: Any, tables: list[Table], top: float = 0) -> Plan:
 
 def _ghost(index: int, layout: Any) -> tuple[str, bool]:
     """The empty foundation's label: its base card where the layout fixes it, else its suit."""
-    suit = SUITS[index % 4]
+    suit = getattr(layout, "suits", SUITS)[index % 4]  # (a pack of fewer suits: its own)
     base = layout.foundations.rows[index // 4].base
     rank = "" if base == 0 else RANKS[(layout.max_rank if base == 13 else base) - 1]
     return rank.replace("T", "10") + SUIT_TEXT[suit], suit in "DH"

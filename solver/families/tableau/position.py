@@ -15,7 +15,10 @@ before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
-top card is playable, with ``stock.redeals`` turns of the waste back into the stock.
+top card is playable, with ``stock.redeals`` turns of the waste back into the stock;
+``"deal-row"`` deals a row, one card onto every column, and ``"deal-row-no-spaces"`` the same
+only while no column is empty (PySolFC's Spider).  A pack of fewer suits (``Layout.suits``,
+PySolFC's one- and two-suit Spider) gives each foundation its suit (``fsuit``).
 Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
 every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
 foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
@@ -100,14 +103,14 @@ COMPILED = cython.compiled  # this module was compiled (the compiled DFS can dri
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
-    "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
+    "decks": None, "suits": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None,
     "tableau.moves": {"single", "sequence", "supermove", "suit-sequence"}, "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
-    "stock.turn": {"waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
+    "stock.turn": {"waste", "deal-row", "deal-row-no-spaces", "none"}, "stock.deal_count": None, "stock.redeals": None,
     "foundations.takes": {"card", "suit", "column"},
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
@@ -118,7 +121,7 @@ READS = Reads("the tableau family's DFS position", {
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
      "whole suits to the foundations (foundations.takes) only from the ace, with columns built in plain rank order "
      "and foundations that keep their cards"),
-    (lambda lay: lay.stock.turn != "deal-row" or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
+    (lambda lay: not lay.stock.turn.startswith("deal-row") or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
      "a stock dealt in rows onto the columns with no redeal (stock.redeals = 0, stock.deal_count = 1)"),
 ))
 
@@ -375,6 +378,7 @@ class TableauPosition(CorePosition):
     blocked_bound: cython.bint
     takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
     rowdeal: cython.bint  # the stock deals rows onto the columns
+    rows_need_full: cython.bint  # ... only while no column is empty (``deal-row-no-spaces``)
     fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
     gfits: cython.uchar[2704]  # ... and b on a moves with a in a group (suit-sequence: in suit too)
     space_ok: cython.uchar[52]  # an empty column takes the card
@@ -383,6 +387,8 @@ class TableauPosition(CorePosition):
     under_n: cython.int[52]  # how many cards may go on the card ...
     under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
     over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
+    fsuit: cython.int[8]  # each foundation's suit (``Layout.foundation_suit``: f & 3 unless the pack has fewer suits)
+    few_suits: cython.bint  # a pack of fewer than four suits: more than two copies of a card
     suit_found_n: cython.int[4]  # the foundations of each suit ...
     suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
     leave: cython.int[8]  # LEAVES
@@ -490,7 +496,7 @@ class TableauPosition(CorePosition):
         extra = [s for s in at.stacks if at.stacks[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
-        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row")) or (
+        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row", "deal-row-no-spaces")) or (
                 at.stacks.get("waste") and st.turn != "waste"):
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste' or 'deal-row'")
 
@@ -508,7 +514,8 @@ class TableauPosition(CorePosition):
                 if not col and heel:
                     col.append(heel.pop())
         waste = stacks.get("waste", [])
-        self.rowdeal = st.turn == "deal-row"
+        self.rowdeal = st.turn in ("deal-row", "deal-row-no-spaces")
+        self.rows_need_full = st.turn == "deal-row-no-spaces"
         rows = list(reversed(stacks.get("stock", []))) if self.rowdeal else []  # the next card last
         ring = [] if self.rowdeal else waste + stacks.get("stock", [])
         self.nrs = len(rows)
@@ -554,14 +561,19 @@ class TableauPosition(CorePosition):
         self.under_n = [len(u) for u in rules.under]
         self.under = [u[x] if x < len(u) else 0 for u in rules.under for x in range(NCARD)]
         self.over_mask = [sum(1 << a for a in set(rules.over[c])) for c in range(NCARD)]
-        suit_found = [[f for f in range(nf) if f % 4 == s] for s in range(4)]
+        self.fsuit = [layout.foundation_suit(f) for f in range(nf)] + [0] * (MAXF - nf)
+        # A pack of fewer suits (PySolFC's one- and two-suit Spider) has up to eight copies of a
+        # card: ``safe`` and ``blocked`` count on two at most, so neither is used there.
+        self.few_suits = len(set(layout.suits)) < 4
+        suit_found = [[f for f in range(nf) if self.fsuit[f] == s] for s in range(4)]
         self.suit_found_n = [len(fs) for fs in suit_found]
         self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
         self.leave = LEAVES
         self.dest = DESTINATIONS
         # The blocked bound (``blocked``): where cards go home from columns and there are no cells
         # (nor single-card reserve piles: its proof does not list them).
-        self.blocked_bound = t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+        self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+                              and not self.few_suits)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
@@ -650,6 +662,19 @@ class TableauPosition(CorePosition):
     def row_code(self) -> cython.int:
         """The stock's next row: a card onto each column, fewer at the end."""
         return ROW_CODE | (min(self.nrs, self.nc) << COUNT_SHIFT)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def row_allowed(self) -> cython.bint:
+        """The stock may deal a row now: it has cards, and (``deal-row-no-spaces``) no column is empty."""
+        x: cython.int
+        if not self.nrs:
+            return False
+        if self.rows_need_full:
+            for x in range(self.nc):
+                if not self.h[x]:
+                    return False
+        return True
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -742,6 +767,13 @@ class TableauPosition(CorePosition):
         is not one of them.  The first rule (aces and twos) does not: a two takes an ace that
         may lie in the stock.  So while the stock still deals rows, a two is safe by the
         second rule only (an ace, taking nothing, by both).
+
+        A stock that deals no row while a column is empty (``deal-row-no-spaces``, PySolFC's
+        Spider) breaks the argument while rows are left: where the win has c alone in a column
+        (dealt there, or moved there into a space) and deals a row, P' has that column empty
+        and may not deal it (with one card on every other column and none to spare, P' can
+        deal no row at all).  So ``forced`` plays nothing while such a stock has rows left;
+        once it is empty the rule says nothing and the argument above holds as it stands.
         """
         x: cython.int
         b: cython.int
@@ -754,7 +786,7 @@ class TableauPosition(CorePosition):
             if self.autofill:
                 return False
             for x in range(self.nf):
-                if self.fh[x] < self.removable_need[c * 4 + (x & 3)]:
+                if self.fh[x] < self.removable_need[c * 4 + self.fsuit[x]]:
                     return False
             return True
         for x in range(self.under_n[c]):
@@ -915,7 +947,7 @@ class TableauPosition(CorePosition):
             self.nheel -= 1
             card = self.heel[self.nheel]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
             self.fh[src - self.F] -= 1
             self.left += 1
         # put
@@ -1042,7 +1074,7 @@ class TableauPosition(CorePosition):
             self.cells[dst - nc] = -1
         else:
             top = self.fh[dst - self.F]
-            card = make_card(top, (dst - self.F) & 3)
+            card = make_card(top, self.fsuit[dst - self.F])
             self.fh[dst - self.F] -= n
             self.left += n
         # put back
@@ -1058,7 +1090,7 @@ class TableauPosition(CorePosition):
                     self.cols[src * 128 + self.h[src] + x] = self.cols[b + x]
             elif n > 1:  # a whole suit back from its foundation, the highest rank lowest
                 for x in range(n):
-                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, (dst - self.F) & 3)
+                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, self.fsuit[dst - self.F])
             else:
                 self.cols[src * 128 + self.h[src]] = card
             self.h[src] += n
@@ -1195,7 +1227,7 @@ class TableauPosition(CorePosition):
             self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                self.b_home |= bit(r * 4 + (f & 3))
+                self.b_home |= bit(r * 4 + self.fsuit[f])
         for x in range(n):
             if self.b_above[x] < 0:
                 self.b_set_freed(x)
@@ -1363,6 +1395,10 @@ class TableauPosition(CorePosition):
         f: cython.int
         filling: cython.bint = self.autofill and self.nheel > 0  # see safe: no forced move may empty a column
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
+            return -1
+        if self.rows_need_full and self.nrs:  # see safe: no proof while a space can stop a row
+            return -1
+        if self.few_suits:  # (more than two copies of a card: safe's proof counts two)
             return -1
         if self.to_foundation:
             for i in range(self.nc):
@@ -1555,7 +1591,7 @@ class TableauPosition(CorePosition):
         self.from_waste()
         self.from_reserve()
         self.from_foundations()
-        if self.nrs and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
+        if self.row_allowed() and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
             self.add(DEAL_ROW, self.row_code())
         if self.nplain > 1 or self.njoined:
             self.prepare_disorder()
@@ -1618,7 +1654,7 @@ class TableauPosition(CorePosition):
         for x in range(self.nf):
             r = self.fh[x]
             if r < self.top and self.takes == TAKES_CARD:
-                self.need[make_card(r + 1, x & 3)] = 1
+                self.need[make_card(r + 1, self.fsuit[x])] = 1
         self.first_empty = -1
         for t in range(nc):
             if self.h[t]:
@@ -1800,7 +1836,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for f in range(self.nf):
                 if self.fh[f] >= 3:
-                    self.card_moves(make_card(self.fh[f], f & 3), self.F + f, D_FOUNDATION, 0, 0)
+                    self.card_moves(make_card(self.fh[f], self.fsuit[f]), self.F + f, D_FOUNDATION, 0, 0)
         return 0
 
     @cython.cfunc
@@ -1851,7 +1887,12 @@ class TableauPosition(CorePosition):
         group; but the group on the other column may complete a whole suit there, which goes
         home at once (that column, not p, is touched): a use (``SUIT_HOME``).  A stock dealt in
         rows: a row puts a card on p (p is the top of its column), so a row is a use of p
-        (``DEAL_USE``): before a row, the lateral move is needed only just before it.
+        (``DEAL_USE``): before a row, the lateral move is needed only just before it.  A row
+        only while no column is empty (``deal-row-no-spaces``): the lateral move and every
+        move the argument rearranges (the group, or p with it, leaving p's column instead of
+        q's) leave both columns as empty or not as the win had them (p and q stay under the
+        group's old and new places), so every row of the win stays legal where it is dealt;
+        the row as a use is offered only when it is legal (``row_allowed``).
         """
         p: cython.int
         f: cython.int
@@ -1873,7 +1914,7 @@ class TableauPosition(CorePosition):
                 self.add_joined(score, joined_code(i, j, n, HOME_USE, P_HOME))
         elif self.to_foundation and self.suit_home(j) >= 0:
             self.add_joined(score, joined_code(i, j, n, HOME_USE, SUIT_HOME))
-        if self.nrs:
+        if self.row_allowed():
             self.add_joined(score, joined_code(i, j, n, HOME_USE, DEAL_USE))
         for k in range(self.nc):
             if k == i:
@@ -1891,7 +1932,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
-                if r >= 3 and self.fits[p * 52 + make_card(r, g & 3)]:
+                if r >= 3 and self.fits[p * 52 + make_card(r, self.fsuit[g])]:
                     self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
         self.unprim()
         return 0
@@ -1994,7 +2035,7 @@ class TableauPosition(CorePosition):
             d -= CELL_W
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         if dst < nc:
             m = self.pref_min[dst * 129 + self.h[dst]]
             if not self.h[dst] and self.any_space:
@@ -2057,7 +2098,7 @@ class TableauPosition(CorePosition):
         elif src == self.R:
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         return moves.contract(name(real[card]), self.stack_name(src), self.stack_name(dst), n)
 
     def state(self) -> tuple[Any, ...]:
@@ -2078,7 +2119,7 @@ class TableauPosition(CorePosition):
         stacks: dict[str, tuple[int, ...]] = {f"tableau:{i}": tuple(real[c] for c in col) for i, col in enumerate(cols)}
         stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[:self.ncell])})
         stacks.update({f"reserve:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[self.ncell:])})
-        stacks.update({f"foundation:{f}": tuple(real[make_card(r, f & 3)] for r in range(1, h + 1))
+        stacks.update({f"foundation:{f}": tuple(real[make_card(r, self.fsuit[f])] for r in range(1, h + 1))
                        for f, h in enumerate(fh)})
         stacks.update({"waste": tuple(real[c] for c in ring[:wp]), "stock": tuple(real[c] for c in ring[wp:] + rows)})
         if self.has_heel:
