@@ -205,3 +205,29 @@ def test_pysolfc_numbering_of_freecell_stops_at_32000() -> None:
     assert why is not None and "seed 32000" in why
     assert winnable.pysolfc_numbering(load_layout("klondike-draw-1"), [1, 32000, 10**6]) is None
     assert winnable.pysolfc_numbering(load_layout("spider"), [1]) is not None  # Solvitaire's numbering
+
+
+def test_the_comparison_with_a_pysolfc_list(made: Path, tmp_path: Path) -> None:
+    """``benchmarks.pysolfc_seeds``: a list that lacks one of our wins and has one deal we did not
+    win shows the one as added (its solution replayed) and the other as missing, with our verdict."""
+    from benchmarks import pysolfc_seeds
+
+    won = [s for s, _ in stored(made, "won")]
+    other = next(s for s, _ in stored(made) if s not in won)
+    theirs = sorted([*won[1:], other, 99])  # 99: outside the seeds compared
+    listing = tmp_path / "their_seeds.py"
+    listing.write_text("# a list\nSOLVABLE_SEEDS = (\n    " + " ".join(f"{s}," for s in theirs) + "\n)\n")
+    assert pysolfc_seeds.pysolfc_list(listing) == theirs
+    summary, added = pysolfc_seeds.compare(str(made), pysolfc_seeds.pysolfc_list(listing), list(range(1, 24)))
+    verdict = dict(sqlite3.connect(made).execute("SELECT seed, verdict FROM results").fetchall())[other]
+    assert summary["missing"] == [{"seed": other, "ours": verdict}]
+    assert [a["seed"] for a in summary["added"]] == [won[0]] and summary["added_replayed"] == 1
+    assert [r["seed"] for r in added] == [won[0]] and added[0]["verdict"] == "won"
+    assert summary["pysolfc_listed"] == len(theirs) - 1 and summary["ours_won"] == len(won)
+    assert summary["not_run"] == 23 - 16
+    out = tmp_path / "out"
+    assert pysolfc_seeds.main([str(made), str(listing), "--seeds", "1-23", "--out", str(out)]) == 1  # one missing
+    assert json.loads((out / "comparison.json").read_text())["added_replayed"] == 1
+    bad = tmp_path / "bad.py"
+    bad.write_text("SEEDS = (1, 2)\n")
+    assert pysolfc_seeds.main([str(made), str(bad), "--seeds", "1-23"]) == 2
