@@ -67,6 +67,10 @@ class WinnableList:
 # ------------------------------------------------------------------ reading
 
 
+def layout_names(conn: sqlite3.Connection) -> list[str]:
+    return [name for name, in conn.execute("SELECT DISTINCT layout FROM results ORDER BY layout")]
+
+
 def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | None = None,
          engine: str | None = None) -> WinnableList:
     """The list of the one group left by the ``layout`` and ``engine`` filters; ``InputError``
@@ -145,8 +149,9 @@ def same_rules(wl: WinnableList, layout: AnyLayout, db: str) -> None:
         mine = rules_fingerprint(layout)
         if mine != wl.fingerprint:
             raise InputError(f"{db}: its {wl.layout} results are of rules fingerprint {wl.fingerprint}, but the "
-                             f"layout {wl.layout!r} here has rules fingerprint {mine} (an edited copy, --set, or "
-                             "another version?): cannot tell which deals its seeds are")
+                             f"layout {wl.layout!r} here has rules fingerprint {mine} (made from a file, with "
+                             "--set, or by another version? give the same --layout FILE and --set KEY=VALUE): "
+                             "cannot tell which deals its seeds are")
     elif layout.rules_version != wl.rules_version:
         raise InputError(f"{db}: its {wl.layout} results are of rules version {wl.rules_version}, but the layout "
                          f"here is rules version {layout.rules_version}: cannot tell which deals its seeds are")

@@ -195,6 +195,14 @@ def test_refusals_are_one_line_and_exit_2(made: Path, tmp_path: Path, capsys: py
     assert refused(code, out, err) and "fingerprint" in err
     code, out, _ = cli(["report", str(edited), "--winnable", "--format", "json"], capsys)
     assert code == 0 and json.loads(out)["numbering"] is None
+    # Told the same settings, the report finds the batch's rules (the fingerprint agrees) and lists.
+    code, out, _ = cli(["report", str(edited), "--winnable", "--format", "pysolfc", "--set", "hole.wrap=false",
+                        "--verify"], capsys)
+    assert code == 0 and "SOLVABLE_SEEDS = (" in out
+    code, out, err = cli(["report", str(edited), "--winnable", "--format", "pysolfc", "--set", "hole.wrap=true"],
+                         capsys)
+    assert refused(code, out, err) and "fingerprint" in err
+    assert refused(*cli(["report", str(edited), "--set", "hole.wrap=false"], capsys))  # --set without --winnable
 
 
 def test_pysolfc_numbering_of_freecell_stops_at_32000() -> None:
@@ -231,3 +239,17 @@ def test_the_comparison_with_a_pysolfc_list(made: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("SEEDS = (1, 2)\n")
     assert pysolfc_seeds.main([str(made), str(bad), "--seeds", "1-23"]) == 2
+
+
+def test_a_batch_of_a_layout_file_lists_with_that_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "my-black-hole.toml"
+    mine.write_text((Path(__file__).resolve().parents[1] / "layouts" / "black-hole.toml").read_text())
+    db = tmp_path / "mine.sqlite"
+    assert main(["batch", str(mine), "--max-nodes", "3000", "--jobs", "1", "--seeds", "1-3", "--db", str(db)]) == 0
+    capsys.readouterr()
+    won = [str(s) for s, _ in stored(db, "won")]
+    assert cli(["report", str(db), "--winnable"], capsys)[1].split() == won  # text needs no rules
+    code, out, err = cli(["report", str(db), "--winnable", "--format", "pysolfc"], capsys)
+    assert refused(code, out, err) and "--layout" in err  # which deals? a name that is no built-in layout
+    code, out, _ = cli(["report", str(db), "--winnable", "--format", "pysolfc", "--layout", str(mine)], capsys)
+    assert code == 0 and ast.literal_eval(ast.parse(out).body[0].value) == tuple(int(s) for s in won)  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, SeedError
 from ..families import family_of
-from ..options import add_layout, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
+from ..options import add_layout, add_settings, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
 from .solve import add_core, add_limits, engine_options, engines_epilog, limits_from
 
@@ -81,7 +81,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "PySolFC's list of solvable seeds; only where seed N is PySolFC's game number N) or "
                         "json (each seed with its nodes and seconds to the first win and a tier: easy, medium, "
                         "hard by thirds of the nodes)")
-    p.add_argument("--layout", metavar="NAME", help="with --winnable: the layout to list, in a database of several")
+    p.add_argument("--layout", metavar="LAYOUT",
+                   help="with --winnable: the layout to list, in a database of several; also the layout (a name "
+                        "or a .toml file) whose rules the batch played, where --format pysolfc or --verify need "
+                        "them and the database's layout name is not a built-in layout's")
+    add_settings(p, example="--set deal.generator=pysolfc")
     p.add_argument("--verify", action="store_true",
                    help="with --winnable: replay every listed seed's stored solution with the referee first "
                         "(the batch already did as it stored it)")
@@ -230,7 +234,7 @@ def run_report(args: argparse.Namespace) -> int:
 
     if not args.winnable:
         for given, option in ((args.format is not None, "--format"), (args.layout is not None, "--layout"),
-                              (args.verify, "--verify")):
+                              (args.verify, "--verify"), (bool(args.settings), "--set")):
             if given:
                 raise InputError(f"{option}: only with --winnable")
     conn, meta = batch.open_report(args.db)
@@ -271,15 +275,22 @@ def run_winnable(args: argparse.Namespace, conn: Any, meta: dict[str, str]) -> i
 
     fmt = args.format or "text"
     strict = fmt == "pysolfc" or args.verify  # these need to know which deals the seeds are
-    wl = winnable.read(conn, meta, args.db, args.layout, args.engine)
-    layout = None
-    if fmt != "text" or args.verify:  # the built-in layout of the list's name, if it has the list's rules
+    name = args.layout
+    if name is not None and name not in winnable.layout_names(conn):  # a layout file: its rows go by its name
         try:
-            layout = api.load_layout(wl.layout, wl.max_rank if wl.max_rank != 13 else None)
+            name = api.load_layout(name, None, args.settings).name
+        except InputError:
+            pass  # read() says that the database holds no such layout
+    wl = winnable.read(conn, meta, args.db, name, args.engine)
+    layout = None
+    if fmt != "text" or args.verify:  # the layout the rows name (--layout, --set), if it has their rules
+        try:
+            layout = api.load_layout(args.layout or wl.layout, wl.max_rank if wl.max_rank != 13 else None,
+                                     args.settings)
         except InputError as e:
             if strict:
                 raise InputError(f"{args.db}: its layout {wl.layout!r} does not load here ({e}): cannot tell "
-                                 "which deals its seeds are") from None
+                                 "which deals its seeds are; give the layout file with --layout") from None
         if layout is not None:
             try:
                 winnable.same_rules(wl, layout, args.db)
