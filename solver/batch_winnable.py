@@ -203,13 +203,15 @@ def as_text(wl: WinnableList) -> str:
     return "".join(f"{s}\n" for s in wl.seeds)
 
 
-def as_pysolfc(wl: WinnableList, game: str, numbering: str) -> str:
-    """The list as a Python module in the shape of PySolFC's seed lists."""
+def as_pysolfc(wl: WinnableList, game: str, numbering: str, settings: Iterable[str] = ()) -> str:
+    """The list as a Python module in the shape of PySolFC's seed lists; ``settings``: the
+    ``--set KEY=VALUE`` the batch's layout was changed by, named in the header."""
     c = wl.counts
+    changed = "".join(f" --set {kv}" for kv in settings)
     head = [
         f"# {game}: deals proved winnable by patience-solver (`patience report --winnable --format pysolfc`).",
-        f"# Layout {wl.layout}, rules version {wl.rules_version}, rules fingerprint {wl.fingerprint or '-'}, "
-        f"engine {wl.engine}.",
+        f"# Layout {wl.layout}{changed and f' ({changed.strip()})'}, rules version {wl.rules_version}, "
+        f"rules fingerprint {wl.fingerprint or '-'}, engine {wl.engine}.",
         f"# {numbering}. Each win was replayed by the solver's referee.",
         "#",
         f"# {len(wl.won)} seeds, covering {ranges_text(wl.covered)}.",
@@ -240,10 +242,11 @@ def tier(nodes: int | None, bounds: tuple[int, int] | None) -> str | None:
     return TIERS[0] if nodes <= bounds[0] else TIERS[1] if nodes <= bounds[1] else TIERS[2]
 
 
-def as_json(wl: WinnableList, numbering: str | None, replayed: int | None) -> str:
+def as_json(wl: WinnableList, numbering: str | None, replayed: int | None, settings: Iterable[str] = ()) -> str:
     bounds = tier_bounds([w.nodes for w in wl.won if w.nodes is not None])
     obj = {
-        "layout": wl.layout, "rules_version": wl.rules_version, "fingerprint": wl.fingerprint,
+        "layout": wl.layout, "settings": list(settings), "rules_version": wl.rules_version,
+        "fingerprint": wl.fingerprint,
         "engine": wl.engine, "numbering": numbering,
         "covered": [list(r) for r in ranges(wl.covered)], "deals": len(wl.covered), **wl.counts,
         "tiers": None if bounds is None else {"easy_max_nodes": bounds[0], "medium_max_nodes": bounds[1]},

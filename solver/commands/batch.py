@@ -312,10 +312,10 @@ def run_winnable(args: argparse.Namespace, conn: Any, meta: dict[str, str]) -> i
         print(winnable.as_text(wl), end="")
     elif fmt == "pysolfc":
         assert isinstance(layout, Layout) and numbering is not None
-        print(winnable.as_pysolfc(wl, f"PySolFC's {layout.deal.pysolfc_game}", numbering[0].upper() + numbering[1:]),
-              end="")
+        print(winnable.as_pysolfc(wl, f"PySolFC's {layout.deal.pysolfc_game}", numbering[0].upper() + numbering[1:],
+                                  args.settings), end="")
     else:
-        print(winnable.as_json(wl, numbering, replayed), end="")
+        print(winnable.as_json(wl, numbering, replayed, args.settings if layout is not None else ()), end="")
     if replayed is not None:
         print(f"patience: replayed the stored solutions of {replayed} seeds with the referee: every one wins",
               file=sys.stderr)
