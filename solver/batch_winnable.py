@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,9 +72,10 @@ def layout_names(conn: sqlite3.Connection) -> list[str]:
 
 
 def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | None = None,
-         engine: str | None = None) -> WinnableList:
-    """The list of the one group left by the ``layout`` and ``engine`` filters; ``InputError``
-    when none is left or several are (naming the option that picks one)."""
+         engine: str | None = None, seeds: Collection[int] | None = None) -> WinnableList:
+    """The list of the one group left by the ``layout`` and ``engine`` filters, over ``seeds``
+    (None: every seed stored); ``InputError`` when no group is left or several are (naming the
+    option that picks one)."""
     fp = _fingerprint_column(conn)
     groups = conn.execute(f"SELECT DISTINCT layout, engine, rules_version, {fp} FROM results "
                           "ORDER BY layout, engine, rules_version").fetchall()
@@ -100,6 +101,11 @@ def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | 
         "SELECT seed, verdict, nodes, seconds, solution_length FROM results "
         f"WHERE layout = ? AND engine = ? AND rules_version = ? AND {where} ORDER BY seed",
         (name, eng, rules_version, fingerprint)).fetchall()
+    if seeds is not None:
+        wanted = set(seeds)
+        rows = [r for r in rows if r[0] in wanted]
+        if not rows:
+            raise InputError(f"{db}: no {name} deals stored for --seeds {ranges_text(sorted(wanted))}")
     counts = {"won": 0, "lost": 0, "unknown": 0}
     for row in rows:
         counts[row[1]] += 1
@@ -176,7 +182,7 @@ def pysolfc_numbering(layout: AnyLayout, seeds: Iterable[int]) -> str | None:
         if not beyond:
             return None
         return (f"layout {layout.name!r}: seed {beyond[0]} is not PySolFC's {game} game {beyond[0]} "
-                f"({words(layout)}); list seeds below {PYSOLFC_MT_FROM} only")
+                f"({words(layout)}); list the seeds below {PYSOLFC_MT_FROM} only (--seeds)")
     return (f"layout {layout.name!r}: {words(layout)}, not PySolFC's game numbers; --format pysolfc is for "
             "layouts dealt as PySolFC deals (generator pysolfc)")
 

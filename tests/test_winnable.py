@@ -114,6 +114,16 @@ def test_json_gives_each_seed_its_cost_and_a_tier_by_thirds(made: Path, capsys: 
     assert obj["tiers"] == {"easy_max_nodes": max(easy), "medium_max_nodes": max(easy + medium)}
 
 
+def test_seeds_narrow_the_list(made: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(["report", str(made), "--winnable", "--seeds", "5,20-30"], capsys)
+    assert code == 0 and out.split() == [str(s) for s, _ in stored(made, "won") if s == 5 or 20 <= s <= 30]
+    code, out, _ = cli(["report", str(made), "--winnable", "--seeds", "5,20-30", "--format", "pysolfc"], capsys)
+    assert code == 0 and "seeds, covering 5, 20-23." in out
+    assert refused(*cli(["report", str(made), "--winnable", "--seeds", "100-200"], capsys))  # none stored there
+    assert refused(*cli(["report", str(made), "--winnable", "--seeds", "9-1"], capsys))
+    assert refused(*cli(["report", str(made), "--seeds", "1-5"], capsys))  # --seeds without --winnable
+
+
 @pytest.mark.parametrize(("nodes", "bounds"), [
     ([1, 2, 3, 4, 5, 6, 7, 8, 9], (3, 6)),
     ([9, 8, 7, 6, 5, 4, 3, 2, 1, 10], (4, 7)),

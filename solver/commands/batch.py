@@ -86,6 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "or a .toml file) whose rules the batch played, where --format pysolfc or --verify need "
                         "them and the database's layout name is not a built-in layout's")
     add_settings(p, example="--set deal.generator=pysolfc")
+    p.add_argument("--seeds", metavar="SPEC", help="with --winnable: only these seeds and ranges, e.g. 32000-32999")
     p.add_argument("--verify", action="store_true",
                    help="with --winnable: replay every listed seed's stored solution with the referee first "
                         "(the batch already did as it stored it)")
@@ -234,7 +235,8 @@ def run_report(args: argparse.Namespace) -> int:
 
     if not args.winnable:
         for given, option in ((args.format is not None, "--format"), (args.layout is not None, "--layout"),
-                              (args.verify, "--verify"), (bool(args.settings), "--set")):
+                              (args.verify, "--verify"), (bool(args.settings), "--set"),
+                              (args.seeds is not None, "--seeds")):
             if given:
                 raise InputError(f"{option}: only with --winnable")
     conn, meta = batch.open_report(args.db)
@@ -268,7 +270,7 @@ def run_report(args: argparse.Namespace) -> int:
 
 def run_winnable(args: argparse.Namespace, conn: Any, meta: dict[str, str]) -> int:
     """``patience report DB --winnable``: the seeds proved won, as text, a PySolFC module or JSON."""
-    from .. import api
+    from .. import api, batch
     from .. import batch_winnable as winnable
     from ..layout import Layout
     from ..shuffles import words
@@ -281,7 +283,8 @@ def run_winnable(args: argparse.Namespace, conn: Any, meta: dict[str, str]) -> i
             name = api.load_layout(name, None, args.settings).name
         except InputError:
             pass  # read() says that the database holds no such layout
-    wl = winnable.read(conn, meta, args.db, name, args.engine)
+    seeds = batch.parse_seeds(args.seeds) if args.seeds is not None else None
+    wl = winnable.read(conn, meta, args.db, name, args.engine, seeds)
     layout = None
     if fmt != "text" or args.verify:  # the layout the rows name (--layout, --set), if it has their rules
         try:
