@@ -134,11 +134,14 @@ def stored_results(conn: sqlite3.Connection, wl: WinnableList) -> Iterable[tuple
 
 def verify(conn: sqlite3.Connection, wl: WinnableList, layout: AnyLayout,
            check: Callable[[dict[str, Any], AnyLayout], str | None]) -> int:
-    """Replay every won row's stored solution with ``check`` (``api.verify``: the seed's deal,
+    """Replay the stored solution of every seed of the list with ``check`` (``api.verify``: the seed's deal,
     the rules' fingerprint, then the referee); ``VerificationFailed`` on the first that fails.
     Returns how many were replayed."""
     replayed = 0
+    listed = set(wl.seeds)
     for seed, obj in stored_results(conn, wl):
+        if seed not in listed:  # left out by --seeds
+            continue
         if obj.get("seed") != seed or obj.get("verdict") != "won":
             raise VerificationFailed(f"{wl.layout} seed {seed}: the stored result is of seed {obj.get('seed')!r}, "
                                      f"verdict {obj.get('verdict')!r}")

@@ -157,6 +157,9 @@ def test_verify_replays_every_listed_win(db: Path, capsys: pytest.CaptureFixture
     assert code == 70 and out == "" and len(err.splitlines()) == 1 and f"seed {seed}" in err
     code, out, _ = cli(["report", str(db), "--winnable"], capsys)  # without --verify, the stored verdicts
     assert code == 0 and str(seed) in out.split()
+    later = [s for s, _ in won if s > seed]  # the bad row left out by --seeds: the others replay
+    code, out, err = cli(["report", str(db), "--winnable", "--verify", "--seeds", f"{seed + 1}-100"], capsys)
+    assert code == 0 and out.split() == [str(s) for s in later] and f"of {len(later)} seeds" in err
 
 
 def test_several_layouts_or_engines_need_picking(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
