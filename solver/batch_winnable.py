@@ -212,16 +212,18 @@ def as_text(wl: WinnableList) -> str:
     return "".join(f"{s}\n" for s in wl.seeds)
 
 
-def as_pysolfc(wl: WinnableList, game: str, numbering: str, settings: Iterable[str] = ()) -> str:
+def as_pysolfc(wl: WinnableList, game: str, numbering: str, settings: Collection[str] = ()) -> str:
     """The list as a Python module in the shape of PySolFC's seed lists; ``settings``: the
     ``--set KEY=VALUE`` the batch's layout was changed by, named in the header."""
     c = wl.counts
-    changed = "".join(f" --set {kv}" for kv in settings)
     head = [
-        f"# {game}: deals proved winnable by patience-solver (`patience report --winnable --format pysolfc`).",
-        f"# Layout {wl.layout}{changed and f' ({changed.strip()})'}, rules version {wl.rules_version}, "
-        f"rules fingerprint {wl.fingerprint or '-'}, engine {wl.engine}.",
-        f"# {numbering}. Each win was replayed by the solver's referee.",
+        f"# {game}: deals proved winnable by patience-solver",
+        "# (`patience report --winnable --format pysolfc`).",
+        f"# Layout {wl.layout}, rules version {wl.rules_version}, rules fingerprint {wl.fingerprint or '-'}, "
+        f"engine {wl.engine}.",
+        *([f"# The layout changed by:{''.join(f' --set {kv}' for kv in settings)}"] if settings else []),
+        f"# {numbering}.",
+        "# Each win was replayed by the solver's referee.",
         "#",
         f"# {len(wl.won)} seeds, covering {ranges_text(wl.covered)}.",
         f"# Of the {len(wl.covered)} deals covered: {c['won']} won, {c['lost']} lost, "

@@ -211,7 +211,7 @@ def test_refusals_are_one_line_and_exit_2(made: Path, tmp_path: Path, capsys: py
     # Told the same settings, the report finds the batch's rules (the fingerprint agrees) and lists.
     code, out, _ = cli(["report", str(edited), "--winnable", "--format", "pysolfc", "--set", "hole.wrap=false",
                         "--verify"], capsys)
-    assert code == 0 and "SOLVABLE_SEEDS = (" in out and "# Layout black-hole (--set hole.wrap=false), " in out
+    assert code == 0 and "SOLVABLE_SEEDS = (" in out and "\n# The layout changed by: --set hole.wrap=false\n" in out
     code, out, err = cli(["report", str(edited), "--winnable", "--format", "pysolfc", "--set", "hole.wrap=true"],
                          capsys)
     assert refused(code, out, err) and "fingerprint" in err

@@ -1,6 +1,9 @@
-# PySolFC's FreeCell: deals proved winnable by patience-solver (`patience report --winnable --format pysolfc`).
-# Layout freecell (--set deal.generator=pysolfc --set deal.pysolfc_game=FreeCell), rules version 1, rules fingerprint ef4cf2ceed7c, engine dfs.
-# Seed N is PySolFC's FreeCell game number N. Each win was replayed by the solver's referee.
+# PySolFC's FreeCell: deals proved winnable by patience-solver
+# (`patience report --winnable --format pysolfc`).
+# Layout freecell, rules version 1, rules fingerprint ef4cf2ceed7c, engine dfs.
+# The layout changed by: --set deal.generator=pysolfc --set deal.pysolfc_game=FreeCell
+# Seed N is PySolFC's FreeCell game number N.
+# Each win was replayed by the solver's referee.
 #
 # 1000 seeds, covering 32000-32999.
 # Of the 1000 deals covered: 1000 won, 0 lost, 0 unknown (a search limit was hit).
