@@ -248,8 +248,9 @@ class Session:
             return stock_moves(self.layout, table) if src == "stock" else []
         if not pile:
             return []
-        whole = self.layout.family == "accordion"
-        fans = src.startswith("tableau:") or (src.startswith("reserve:") and self.layout.family == "reserve")
+        picture = family_of(self.layout).picture  # how the family's table is drawn: its piles' shapes
+        whole = picture == "row"  # a row of piles (Accordion): a pile moves whole
+        fans = src.startswith("tableau:") or (src.startswith("reserve:") and picture == "reserve")
         count = len(pile) if whole else 1 if _front(self.layout, src) or not fans else len(pile) - index
         if dst == "auto":
             targets = [s for s in table.stacks if s.startswith("foundation:")] or \

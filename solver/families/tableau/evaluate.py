@@ -9,7 +9,8 @@ position's ``measure`` in one call:
 - a card out of order: a lower rank lies somewhere under it (``DISORDER_W``);
 - an empty column: room to reorder (counted against, ``EMPTY_W``); an occupied cell
   (``HELD_W``); a card home (``HOME_W``); a card of a column built from a king at its bottom,
-  the shape a suit takes before it goes home (``ROOTED_W``).
+  the shape a suit takes before it goes home (``ROOTED_W``); a card on the waste, where only
+  the top card plays (``WASTE_W``).
 
 The weights were set by measurement on deals outside the recorded ones (Spider, Forty Thieves,
 ``benchmarks/finder.py``); no proof is needed: the score only orders the finder's beam, and the
@@ -32,6 +33,7 @@ EMPTY_W = 12
 HELD_W = 4
 HOME_W = 3
 ROOTED_W = 1
+WASTE_W = 0
 
 
 class TableauEvaluation:
@@ -43,9 +45,9 @@ class TableauEvaluation:
         self.columns = max(1, columns)
 
     def rate(self, pos: Any) -> tuple[int, int]:
-        down, breaks, disorder, empty, held, home, to_deal, rooted = pos.measure()
+        down, breaks, disorder, empty, held, home, to_deal, rooted, waste = pos.measure()
         return to_deal // self.columns, (DOWN_W * down + BREAK_W * breaks + DISORDER_W * disorder - EMPTY_W * empty
-                                         + HELD_W * held - HOME_W * home - ROOTED_W * rooted)
+                                         + HELD_W * held - HOME_W * home - ROOTED_W * rooted + WASTE_W * waste)
 
     def focus(self, pos: Any, on: bool) -> None:
         """The position's own narrowing for the finder (``set_beam``: with groups of one suit, a

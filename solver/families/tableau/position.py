@@ -2145,13 +2145,14 @@ class TableauPosition(CorePosition):
         self.narrow = on and self.break_w != 0
         return bool(self.narrow)
 
-    def measure(self) -> tuple[int, int, int, int, int, int, int, int]:
+    def measure(self) -> tuple[int, int, int, int, int, int, int, int, int]:
         """The counts the win finder's evaluation weighs (``evaluate.py``), in one call:
         face-down cards; breaks (face-up cards lying on a card they do not move with, ``gfits``:
         each must move again before its column is in order); cards out of order (a lower rank
         lies somewhere under them in their column); empty columns; occupied cells and single-card
         reserve piles; cards home; cards still to deal or turn (stock, rows, the reserve); cards
-        of columns built from a king at the bottom, all face up and moving as one."""
+        of columns built from a king at the bottom, all face up and moving as one; cards on the
+        waste."""
         down: cython.int = 0
         breaks: cython.int = 0
         disorder: cython.int = 0
@@ -2191,7 +2192,7 @@ class TableauPosition(CorePosition):
                 held += 1
         for x in range(self.nf):
             home += self.fh[x]
-        return down, breaks, disorder, empty, held, home, self.L - self.wp + self.nrs + self.nheel, rooted
+        return down, breaks, disorder, empty, held, home, self.L - self.wp + self.nrs + self.nheel, rooted, self.wp
 
     def set_beam(self, on: bool) -> bool:
         """With ``on``, the win finder's moves (``evaluate.py``; KPat's Spider solver plays the same
