@@ -76,7 +76,7 @@ def check_playable(layout: AnyLayout) -> None:
     if not family.drawn:
         raise UnsupportedError(f"layout {layout.name!r}: a game of chance has no table to play on; "
                                "`patience odds` decides its strategy")
-    if layout.family == "peg":
+    if family.picture == "pegs":
         raise UnsupportedError(f"layout {layout.name!r}: a peg board is not played on this page (it plays cards); "
                                "`patience solve` and `patience view` show its solution")
 
