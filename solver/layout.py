@@ -104,6 +104,9 @@ class DealSpec:
     pysolfc_game: str = ""  # the game's name in PySolFC, e.g. "Colorado": seed N is its game number N
     order: tuple[str, ...] = ("cells", "tableau", "reserve", "hole")
     reverse: tuple[str, ...] = ()  # groups dealt last stack first in each round (PySolFC's dealRow(reverse=1))
+    # the top rank of the deck the layout file itself names (its ``max_rank``): the generator deals that
+    # deck as its own; a deck reduced further (``--max-ranks``) is dealt by ``patience-v1``
+    max_rank: int = 13
 
 
 @dataclass(frozen=True)
@@ -142,9 +145,11 @@ class Layout:
         return cards.pack(self.decks, self.max_rank)
 
     def with_max_rank(self, max_rank: int) -> Layout:
-        """The same game on a reduced deck holding ranks A..``max_rank``."""
-        if not 1 <= max_rank <= 13:
-            raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
+        """The same game on a reduced deck holding ranks A..``max_rank`` (at most the file's own top rank)."""
+        if not 1 <= max_rank <= self.deal.max_rank:
+            top = self.deal.max_rank
+            own = "" if top == 13 else f" ({self.name}'s deck holds ranks A..{cards.RANKS[top - 1]})"
+            raise LayoutError(f"--max-ranks: expected 1..{top}{own}, got {max_rank}")
         reduced = replace(self, max_rank=max_rank)
         if self.hole is not None and self.hole.start != "stock" and cards.rank(cards.parse(self.hole.start)) > max_rank:
             raise LayoutError(f"--max-ranks {max_rank}: {self.name} starts the hole with {self.hole.start}, "
@@ -300,6 +305,7 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
     decks = top.int("decks", 1, 1, 2)
+    max_rank = top.int("max_rank", 13, 1, 13)
     name = layout_name(top, name)
 
     def section(key, reader, default):
@@ -315,7 +321,8 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
         tableau=section("tableau", _tableau, Tableau()),
         cells=section("cells", _cells, Cells()),
         stock=section("stock", _stock, Stock()),
-        deal=section("deal", _deal, DealSpec()),
+        deal=replace(section("deal", _deal, DealSpec()), max_rank=max_rank),
+        max_rank=max_rank,
         path=where,
     )
     top.done()
@@ -341,6 +348,9 @@ def _dealt(lay: Layout) -> int:
 
 def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> None:
     """Cross-section checks: the deal must fit the pack."""
+    if lay.hole is not None and lay.hole.start != "stock" and cards.rank(cards.parse(lay.hole.start)) > lay.max_rank:
+        raise LayoutError(f"{where}: hole.start: expected a card of ranks A..{cards.RANKS[lay.max_rank - 1]} "
+                          f"(max_rank = {lay.max_rank}), got {lay.hole.start!r}")
     if lay.foundations.preset_pack > lay.decks:
         raise LayoutError(f"{where}: foundations.preset_pack: expected 1..{lay.decks} (decks = {lay.decks}), "
                           f"got {lay.foundations.preset_pack}")
@@ -356,8 +366,9 @@ def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> No
                                   f"before the deal, but {rows} rows start at {cards.RANKS[base - 1]} and "
                                   f"the pack has {lay.decks} cop{'y' if lay.decks == 1 else 'ies'} of each card")
     dealt = _dealt(lay)
-    if dealt > 52 * lay.decks:
-        raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
+    if dealt > len(lay.pack()):
+        raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {len(lay.pack())}"
+                          + ("" if lay.max_rank == 13 else f" (max_rank = {lay.max_rank})"))
     if not lay.foundations.rows and lay.hole is None:
         raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
     if lay.hole is None and not lay.tableau.count and not lay.reserve.count:

@@ -33,7 +33,7 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
 - ``reserve``: ``size`` cards; ``stacked`` = one pile (``reserve.count = 1``), else a pile
   per card; a reserve takes no cards (``accepts = "none"``).
-- ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R.
+- ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R (``max_rank = R``).
 
 - ``accordion`` (a row of ``size`` piles, ``moves`` such as L1 and L3, ``build policies``
   same-suit / same-rank / red-black / any-suit) = the accordion family's ``[accordion]``
@@ -67,7 +67,6 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +254,8 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
 
     data: dict[str, Any] = {"title": Path(where).stem, "decks": decks, "rules_version": 1,
                             "description": "Solvitaire rules from " + Path(where).name}
+    if top < 13:
+        data["max_rank"] = top
     pack = 4 * top * decks
     dealt = st["size"] + res["size"] + cel["pre-filled"]
     order: list[str] = []
@@ -378,8 +379,8 @@ def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] =
         layout = reader(data, shown_as, name)
     except LayoutError as e:
         raise _in_solvitaire_words(e, shown_as, settings) from None
-    if top < 13:
-        layout = layout.with_max_rank(top) if not isinstance(layout, Layout) else replace(layout, max_rank=top)
+    if top < 13 and not isinstance(layout, Layout):  # Accordion and Gaps (a card layout reads max_rank itself)
+        layout = layout.with_max_rank(top)
     return layout
 
 

@@ -104,6 +104,17 @@ PRESETS.update({
     "duchess": {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": "yes"},
                 "foundations": {"initial cards": "all"}, "reserve": {"size": 12}, "stock": {"size": 36}},
 })
+# Issue #41: its spellings of FreeCell and ForeCell, Thirty's reduced deck, East Haven's stock dealt onto the columns.
+PRESETS.update({
+    "fore-cell": {"tableau piles": {"build policy": "red-black", "spaces policy": "kings"},
+                  "cells": {"count": 4, "pre-filled": 4}},
+    "thirty": {"tableau piles": {"count": 5, "build policy": "any-suit", "move built group": "yes",
+                                 "spaces policy": "any", "diagonal deal": False},
+               "reserve": {"size": 2}, "foundations": {"removable": False}, "max rank": 8},
+    "east-haven": {"tableau piles": {"count": 7, "build policy": "red-black", "move built group": "yes",
+                                     "face up cards": "top"},
+                   "foundations": {"removable": True}, "stock": {"size": 31, "deal type": "tableau piles"}},
+})
 # Rules no layout of ours says yet (three of them, named together in one line).
 UNSAID = {"tableau piles": {"spaces policy": "auto-reserve-then-waste"}, "stock": {"size": 10, "deal type": "hole"},
           "foundations": {"base card": "random"}}
