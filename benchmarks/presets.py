@@ -41,7 +41,8 @@ SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "bakers-d
               "free-cell-6-pile", "free-cell-7-pile", "freecell", "gaps-basic-variant", "gaps-one-deal", "gargantua",
               "gargantua-redeal", "golf", "king-albert", "klondike", "klondike-deal-1",
               "klondike-deal-1-partial-piles-restricted", "klondike-draw-1", "klondike-partial-piles-restricted",
-              "klondike-two-deck-9", "late-binding-solitaire", "limited", "lucas", "maria", "northwest-territory",
+              "klondike-reserve", "klondike-two-deck-9", "late-binding-solitaire", "limited", "lucas", "maria",
+              "northwest-territory",
               "northwest-territory-partial-piles-restricted", "one-cell", "raglan", "rank-and-file",
               "scotch-patience", "siegecraft", "somerset", "spanish-patience", "streets", "streets-and-alleys",
               "stronghold", "thirty", "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck", "worm-hole"]

@@ -114,6 +114,9 @@ PRESETS.update({
     "east-haven": {"tableau piles": {"count": 7, "build policy": "red-black", "move built group": "yes",
                                      "face up cards": "top"},
                    "foundations": {"removable": True}, "stock": {"size": 31, "deal type": "tableau piles"}},
+    "klondike-reserve": {"tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
+                                           "move built group": "yes", "diagonal deal": True, "face up cards": "top"},
+                         "foundations": {"removable": True}, "reserve": {"size": 24}},
 })
 # Rules no layout of ours says yet (three of them, named together in one line).
 UNSAID = {"tableau piles": {"spaces policy": "auto-reserve-then-waste"}, "stock": {"size": 10, "deal type": "hole"},

@@ -57,9 +57,11 @@ of the contract; ``pop`` takes back the whole decision):
   always wait until a waste card is played, and reaching a waste card with fewer redeals
   leaves at least as many redeals.
 * ``JOINED`` (bit 30): a lateral move played together with the use of the card it uncovers
-  (``uses_after`` proves that nothing else is needed).  Its bits 0-16 are the lateral move
-  (from column i, to column j, n cards); bits 17-21 the use's source (``HOME_USE``: the
-  uncovered card goes to its foundation), bits 22-28 its count or waste place.  The use's
+  (``uses_after`` proves that nothing else is needed).  It has its own layout, narrower than a
+  plain code's (joined moves exist only without cells and single-card reserve piles, so every
+  stack number is below 31): bits 0-4 the lateral move's column i, 5-9 its column j, 10-16
+  its n cards; bits 17-21 the use's source (``HOME_USE``: the uncovered card goes to its
+  foundation), bits 22-28 its count or waste place (``joined_src``, ``joined_dst``, ``joined_n``).  The use's
   destination, column i or the uncovered card's foundation, follows from the position the
   code is played in, which is the position ``legal`` made it in.
 
@@ -130,12 +132,15 @@ DEAD_REASONS = (BLOCKED_DEAD,)
 # Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
 NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
 MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
-MAXCELL = cython.declare(cython.int, 16)  # cells at most, and single-card reserve piles at most
+MAXCELL = cython.declare(cython.int, 16)  # cells at most
+MAXRES = cython.declare(cython.int, 32)  # single-card reserve piles at most (Solvitaire's klondike-reserve: 24)
 MAXF = cython.declare(cython.int, 8)  # foundations at most
 MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
 
 # The move table's fields (``solver/moves.py``), as C ints of this module.
 KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
+DST_SHIFT = cython.declare(cython.int, moves.DST_SHIFT)
+STACK_MASK = cython.declare(cython.int, moves.STACK_MASK)
 COUNT_SHIFT = cython.declare(cython.int, moves.COUNT_SHIFT)
 PLACE_SHIFT = cython.declare(cython.int, moves.PLACE_SHIFT)
 CARDS = cython.declare(cython.int, moves.CARDS.number)
@@ -146,7 +151,7 @@ TURN_CODE = cython.declare(cython.int, moves.code(moves.TURN))
 REDEAL_CODE = cython.declare(cython.int, moves.code(moves.REDEAL))
 ROW_CODE = cython.declare(cython.int, moves.code(moves.ROW, n=0))  # plus the count dealt
 PRIMITIVE = cython.declare(cython.int, (1 << moves.PLACE_SHIFT) - 1)  # a move's stacks and count
-JOINED_BIT = 1 << 30  # a lateral move with its use (bits 17-28: the use); JOINED, for Python
+JOINED_BIT = 1 << 30  # a lateral move with its use (its own layout: the module text); JOINED, for Python
 JOINED = cython.declare(cython.int, JOINED_BIT)
 HOME_USE = cython.declare(cython.int, 31)  # a joined move's use not from a stack, by its payload:
 P_HOME = cython.declare(cython.int, 0)  # the uncovered card goes home
@@ -254,7 +259,7 @@ ROOT_W = 5  # ... and per card of a column that is one suit from a king at its b
 @cython.exceptval(check=False)
 def plain_code(src: cython.int, dst: cython.int, n: cython.int, place: cython.int) -> cython.int:
     """Cards from ``src`` to ``dst`` (``moves.CARDS``); ``place``: a waste card further in."""
-    return src | (dst << 5) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
+    return src | (dst << DST_SHIFT) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
 
 
 @cython.cfunc
@@ -264,21 +269,46 @@ def joined_code(i: cython.int, j: cython.int, n: cython.int, use_src: cython.int
                 payload: cython.int) -> cython.int:
     """The lateral move (i, j, n) and its use: from ``use_src`` (``HOME_USE``: home), with
     ``payload`` its count or waste place (see the module text)."""
-    return JOINED | i | (j << 5) | (n << COUNT_SHIFT) | (use_src << 17) | (payload << 22)
+    return JOINED | i | (j << 5) | (n << 10) | (use_src << 17) | (payload << 22)
 
 
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
-def code_src(m: cython.int) -> cython.int:
+def joined_src(m: cython.int) -> cython.int:
+    """A joined code's lateral move: its column i ..."""
     return m & 31
 
 
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
-def code_dst(m: cython.int) -> cython.int:
+def joined_dst(m: cython.int) -> cython.int:
+    """... its column j ..."""
     return (m >> 5) & 31
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def joined_n(m: cython.int) -> cython.int:
+    """... and its count."""
+    return (m >> 10) & 127
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_src(m: cython.int) -> cython.int:
+    """A plain code's source stack (of a joined code: ``joined_src``)."""
+    return m & STACK_MASK
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_dst(m: cython.int) -> cython.int:
+    return (m >> DST_SHIFT) & STACK_MASK
 
 
 @cython.cfunc
@@ -391,7 +421,7 @@ class TableauPosition(CorePosition):
     cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
     h: cython.int[20]  # column heights
     down: cython.int[20]  # face-down cards at the bottom of each column
-    cells: cython.int[32]  # the cells, then the single-card reserve piles; -1: empty
+    cells: cython.int[48]  # MAXCELL + MAXRES: the cells, then the single-card reserve piles; -1: empty
     fh: cython.int[8]  # foundation heights
     heel: cython.uchar[128]  # the reserve pile, top card last
     nheel: cython.int
@@ -478,9 +508,9 @@ class TableauPosition(CorePosition):
         self.W = nc + ncell + nres
         self.F = self.W + 1
         self.R = self.F + nf
-        if nc > MAXC or ncell > MAXCELL or nres > MAXCELL or nf > MAXF or self.R > moves.MAX_STACK:
+        if nc > MAXC or ncell > MAXCELL or nres > MAXRES or nf > MAXF or self.R > moves.MAX_STACK:
             raise UnsupportedError(f"layout {layout.name!r}: the tableau position holds at most {MAXC} columns, "
-                                   f"{MAXCELL} cells, {MAXCELL} reserve piles, {MAXF} foundations "
+                                   f"{MAXCELL} cells, {MAXRES} reserve piles, {MAXF} foundations "
                                    f"and {moves.MAX_STACK + 1} stacks in all")
         at = positions.of(layout, deal)
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock", "waste"}
@@ -519,7 +549,7 @@ class TableauPosition(CorePosition):
         self.down = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)] + [0] * (MAXC - nc)
         self.cells = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)] \
             + [stacks[f"reserve:{i}"][0] if stacks.get(f"reserve:{i}") else -1 for i in range(nres)] \
-            + [-1] * (2 * MAXCELL - ncell - nres)
+            + [-1] * (MAXCELL + MAXRES - ncell - nres)
         self.fh = [len(stacks.get(f"foundation:{f}", [])) for f in range(nf)] + [0] * (MAXF - nf)
         self.has_heel = bool(res.count) and not nres
         self.nheel = len(heel)
@@ -564,6 +594,7 @@ class TableauPosition(CorePosition):
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
         # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
+        # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
         self.lateral_only_with_use = t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves in ("sequence", "suit-sequence")
@@ -812,14 +843,14 @@ class TableauPosition(CorePosition):
         use_src: cython.int
         payload: cython.int
         if move & JOINED:
-            i, n = code_src(move), code_n(move)
-            count = self.play(plain_code(i, code_dst(move), n, 0))
+            i, n = joined_src(move), joined_n(move)
+            count = self.play(plain_code(i, joined_dst(move), n, 0))
             use_src = (move >> 17) & 31
             payload = (move >> 22) & 127
             if use_src == HOME_USE and payload == P_HOME:  # the card the lateral move uncovered goes home
                 count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * 128 + self.h[i] - 1]), 1, 0))
             elif use_src == HOME_USE and payload == SUIT_HOME:  # the suit the move completed goes home
-                count += self.play(self.suit_home(code_dst(move)))
+                count += self.play(self.suit_home(joined_dst(move)))
             elif use_src == HOME_USE:  # DEAL_USE: the stock deals a row
                 count += self.play(self.row_code())
             elif use_src < self.nc:
@@ -1961,7 +1992,10 @@ class TableauPosition(CorePosition):
         card: cython.int = 0  # else the moving card
         if score >= UNRANKED or code_kind(code) != CARDS:
             return score
-        src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
+        if code & JOINED:  # its lateral move
+            src, dst, n, place = joined_src(code), joined_dst(code), joined_n(code), 0
+        else:
+            src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
         if src < nc:
             h = self.h[src]
             d += OUT_OF_ORDER_W * (self.pref_out[src * 129 + h - n] - self.pref_out[src * 129 + h])
@@ -2033,7 +2067,10 @@ class TableauPosition(CorePosition):
         named as its first card move only; the solutions the engines report are made of the
         primitive moves ``history`` holds.
         """
-        kind, src, dst, n = code_kind(move), code_src(move), code_dst(move), code_n(move)
+        if move & JOINED:  # its lateral move
+            kind, src, dst, n = CARDS, joined_src(move), joined_dst(move), joined_n(move)
+        else:
+            kind, src, dst, n = code_kind(move), code_src(move), code_dst(move), code_n(move)
         name, real = cards.name, self.real
         if kind == TURN:
             return moves.contract(name(real[self.ring[self.wp]]), "stock", "waste", min(self.k, self.L - self.wp))
