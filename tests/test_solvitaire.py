@@ -117,9 +117,11 @@ PRESETS.update({
     "klondike-reserve": {"tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
                                            "move built group": "yes", "diagonal deal": True, "face up cards": "top"},
                          "foundations": {"removable": True}, "reserve": {"size": 24}},
+    "canfield-auto-reserve-then-waste": {**CANFIELD, "tableau piles": {
+        **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste"}},
 })
 # Rules no layout of ours says yet (three of them, named together in one line).
-UNSAID = {"tableau piles": {"spaces policy": "auto-reserve-then-waste"}, "stock": {"size": 10, "deal type": "hole"},
+UNSAID = {"tableau piles": {"spaces policy": "auto-waste-then-stock"}, "stock": {"size": 10, "deal type": "hole"},
           "foundations": {"base card": "random"}}
 
 

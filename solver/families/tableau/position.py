@@ -19,9 +19,11 @@ top card is playable, with ``stock.redeals`` turns of the waste back into the st
 Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
 every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
 foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
-top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``,
-fills an emptied column at once.  Several reserve piles of one card each (Flower Garden, King
-Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the columns,
+top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``, fills an
+emptied column at once; with ``"reserve-then-waste"`` (Solvitaire's ``auto-reserve-then-waste``, as
+its solver plays it) too, and once the reserve is empty, while a column is empty, only the waste's
+card goes onto a column (``waste_only``).  Several reserve piles of one card each (Flower Garden,
+King Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the columns,
 a space the layout's spaces rule allows or a free cell; nothing is put into them.
 
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
@@ -114,7 +116,8 @@ READS = Reads("the tableau family's DFS position", {
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
      "a reserve only as piles that take no cards (reserve.accepts = 'none', Canfield's)"),
-    (lambda lay: lay.reserve.count <= 1 or (lay.reserve.deal == 1 and lay.tableau.spaces != "reserve-then-any"),
+    (lambda lay: lay.reserve.count <= 1 or (lay.reserve.deal == 1
+                                            and lay.tableau.spaces not in ("reserve-then-any", "reserve-then-waste")),
      "several reserve piles only of one card each (reserve.deal = 1), filling no space by themselves"),
     (lambda lay: lay.foundations.takes == "card" or (
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
@@ -390,6 +393,8 @@ class TableauPosition(CorePosition):
     policy: cython.int
     has_heel: cython.bint
     autofill: cython.bint
+    waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
+    waste_only: cython.bint  # ... and now is such a time (``legal``)
     unlimited: cython.bint
     has_face_down: cython.bint
     to_foundation: cython.bint
@@ -531,7 +536,9 @@ class TableauPosition(CorePosition):
         stacks = {k: [rules.rel[c] for c in v] for k, v in at.stacks.items()}
         cols = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
         heel = [] if nres else list(stacks.get("reserve:0", []))  # the reserve pile, top card last
-        self.autofill = t.spaces == "reserve-then-any"
+        self.autofill = t.spaces in ("reserve-then-any", "reserve-then-waste")
+        self.waste_spaces = t.spaces == "reserve-then-waste"
+        self.waste_only = False
         if self.autofill:
             for col in cols:
                 if not col and heel:
@@ -595,7 +602,9 @@ class TableauPosition(CorePosition):
         # Lateral moves only together with a use of the card they uncover (see uses_after).
         # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
         # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
-        self.lateral_only_with_use = t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
+        # (not with reserve-then-waste: its proof, ``uses_after``, commutes moves whose legality a space changes)
+        self.lateral_only_with_use = (t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
+                                      and not self.waste_spaces)
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves in ("sequence", "suit-sequence")
 
@@ -760,6 +769,17 @@ class TableauPosition(CorePosition):
         has cards no column is ever empty, so c can come alone to a column only onto a card,
         which stays behind.  So ``forced`` plays c automatically only from elsewhere, or
         once the reserve is empty (then nothing is filled and the argument above holds).
+
+        With ``spaces = "reserve-then-waste"``, once the reserve is empty, an empty column lets
+        only the waste's card onto a column: which moves are legal depends on which columns are
+        empty, so the win from P' must have the same columns empty at the same moves even then.
+        It does when c lies on a card of a column, or in a cell: leaving out c's moves empties
+        no column sooner (the cards under c leave only after c), and c never comes into a
+        space later in the win from P (while the reserve has cards no column is empty; once it
+        is empty a space lets only the waste's card onto a column, and c, not in the waste, never
+        goes there).  A column's only card would leave a space sooner, and the waste's top
+        card may come into a space in the win from P that stays empty in P'.  So in such a
+        layout ``forced`` plays only the cells' cards and the tops of columns of two cards or more.
 
         A stock dealt in rows onto the columns (``deal-row``) may put a card d on c, whatever the
         build rule says, which the argument above must also keep (in the win from P, d lies on
@@ -1390,7 +1410,8 @@ class TableauPosition(CorePosition):
         x: cython.int
         s: cython.int
         f: cython.int
-        filling: cython.bint = self.autofill and self.nheel > 0  # see safe: no forced move may empty a column
+        # see safe: no forced move may empty a column (reserve-then-waste: ever)
+        filling: cython.bint = self.autofill and (self.nheel > 0 or self.waste_spaces)
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
             return -1
         if self.to_foundation:
@@ -1416,7 +1437,7 @@ class TableauPosition(CorePosition):
                         if self.safe(c):
                             return plain_code(self.nc + j, self.F + f, 1, 0)
                         break
-        if self.wp and self.waste_safe:
+        if self.wp and self.waste_safe and not self.waste_spaces:
             c = self.ring[self.wp - 1]
             f = self.found_for(c)
             if f >= 0 and self.safe(c):
@@ -1579,6 +1600,7 @@ class TableauPosition(CorePosition):
         self.here()
         self.nplain = 0
         self.njoined = 0
+        self.waste_only = self.waste_spaces and self.nheel == 0 and self.first_empty >= 0
         self.from_columns()
         self.from_cells()
         self.from_waste()
@@ -1687,7 +1709,8 @@ class TableauPosition(CorePosition):
                 f = self.suit_home(i)
                 if f >= 0:
                     self.add(SUIT_TO_FOUNDATION, f)
-            self.groups_from(i)
+            if not self.waste_only:
+                self.groups_from(i)
             if self.free_cell >= 0:
                 score = (TO_CELL + self.leave_score(i, 1, BY_CELL)
                          - DEPTH_TO_NEEDED * self.depth_to_needed(i))
@@ -1839,6 +1862,10 @@ class TableauPosition(CorePosition):
             f = self.found_for(c)
             if f >= 0:
                 self.add(self.dest[to] + bonus, plain_code(src, self.F + f, 1, place))
+        if self.waste_only and src != self.W:  # (reserve-then-waste: a space, the reserve empty)
+            if self.dest[to + 3] != NONE and self.free_cell >= 0:
+                self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
+            return 0
         for x in range(self.accept_n[c]):
             self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * 20 + x], 1, place))
         if self.first_empty >= 0 and self.space_ok[c]:

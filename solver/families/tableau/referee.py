@@ -33,11 +33,13 @@ The rules, read from the layout:
   ``from-base``, ranks counted from the foundations' base (so the rank below the base is
   the highest and nothing goes on a base card).  The reserve (``reserve:0``) is dealt
   bottom card first; only its last card plays, to a foundation, a column or a cell, and
-  nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is
-  filled at once, as part of that move, with the reserve's last card; once the reserve is
-  empty a space takes any card or group.  Several reserve piles (``reserve.count`` > 1, Flower
-  Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each and
-  play alike: the card to a foundation, a column or a cell, and nothing is put into them.
+  nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is filled
+  at once, as part of that move, with the reserve's last card; once the reserve is empty a space
+  takes any card or group.  With ``spaces = "reserve-then-waste"`` the reserve fills a space alike;
+  once the reserve is empty, while any column is empty, no card goes onto a column but the waste's
+  top card (which may go into the space or onto a card).  Several reserve piles (``reserve.count`` >
+  1, Flower Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each
+  and play alike: the card to a foundation, a column or a cell, and nothing is put into them.
 * The game is won when every card is on the foundations.
 
 A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
@@ -111,7 +113,7 @@ class TableauGame:
         self.base_rank = 1
         self.wrap_found = getattr(layout.foundations, "wrap", False)
         self.wrap_cols = getattr(tab, "wrap", "none")
-        self.fill_spaces = tab.spaces == "reserve-then-any"
+        self.fill_spaces = tab.spaces in ("reserve-then-any", "reserve-then-waste")
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
         if tab.moves not in GROUPS or layout.foundations.takes not in TAKES:  # (the move table may hold more)
@@ -223,7 +225,7 @@ class TableauGame:
     # ------------------------------------------------------------ the rules
 
     def fill(self) -> None:
-        """The reserve fills every empty column at once (``reserve-then-any``)."""
+        """The reserve fills every empty column at once (``reserve-then-any``, ``reserve-then-waste``)."""
         if self.fill_spaces:
             for col in self.columns:
                 if not col and self.reserves[0]:
@@ -370,6 +372,9 @@ class TableauGame:
         if col_to is not None:
             if col_to == col_from:
                 return f"{at}: {card} moves from {source} onto itself"
+            if tab.spaces == "reserve-then-waste" and source != "waste" and any(not col for col in columns):
+                return (f"{at}: a column is empty and the reserve is spent, so only the waste's top card goes onto "
+                        f"a column, not {card} from {source}")
             dest = columns[col_to]
             if dest:
                 if not self.builds_on(dest[-1], card):
