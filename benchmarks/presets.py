@@ -34,7 +34,8 @@ TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
 # (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
 SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "bakers-dozen", "bakers-game",
               "beleaguered-castle", "black-hole", "british-canister", "canfield",
-              "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "castles-of-spain",
+              "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "canfield-strict",
+              "castles-of-spain",
               "chameleon", "delta-star", "duchess",
               "east-haven", "fan", "flower-garden", "fore-cell", "fore-cell-same-suit", "forecell", "forty-thieves",
               "free-cell", "free-cell-0-cell", "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell",

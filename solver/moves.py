@@ -165,6 +165,10 @@ RULES: tuple[Rule, ...] = (
     # (a supermove is a shortcut for single moves through cells and spaces: Solvitaire plays it so)
     Rule("tableau.moves", "suit-sequence", "A built sequence moves as a unit when it is all of one suit.", (CARDS,),
          ({"move built group": "yes", "move built group policy": "same-suit"},)),
+    # (Solvitaire's whole-pile: a subset of the sequence moves, so every bound of those holds)
+    Rule("tableau.moves", "whole-pile", "A column's cards go to another column only all together, when the "
+                                        "whole column is one built sequence.", (CARDS,),
+         ({"move built group": "whole-pile"},)),
     Rule("tableau.moves", "supermove", "A built sequence moves as a unit when free cells and empty columns "
                                        "could carry it one card at a time.", (CARDS,),
          ({"move built group": "no"},), "limited"),

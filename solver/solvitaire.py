@@ -47,7 +47,7 @@ The mapping, rule by rule (Solvitaire's word, then ours):
 Not in our schema (named and refused): Gaps' rows other than four built from the left, of one
 pack; a Gaps or Accordion game dealing other piles beside its own; foundations that take only
 whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
-other than the build policy, ``whole-pile`` and ``maximal-group`` moves, the spaces policies
+other than the build policy, ``maximal-group`` moves, the spaces policy
 ``auto-waste-then-stock``, a stock that deals a row onto the
 piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
@@ -232,7 +232,7 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         plain = _ours("tableau.moves", {**group, "move built group policy": "same-as-build"})
         key = "move built group" if plain is None else "move built group policy"
         cannot(f"[tableau piles][{key}] = {group[key]!r}", "no tableau.moves of ours says it: our moves are "
-               "single cards, any built group, or as many as cells and spaces carry")
+               "single cards, any built group, whole columns, or as many as cells and spaces carry")
     turn = _ours("stock.turn", {"deal type": st["deal type"]}) if st["size"] else "none"
     if turn is None:
         cannot(f"[stock][deal type] = {st['deal type']!r}", "no stock.turn of ours says it (a stock dealt in rows "

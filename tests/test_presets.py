@@ -1,7 +1,7 @@
 """Solvitaire's preset names added for issue #41: its spellings of FreeCell and ForeCell
 (``free-cell``, ``fore-cell``), Thirty (a deck of ranks A..8: the layout file's ``max_rank``),
 East Haven, Klondike with a reserve (37 stacks: the move codes' 6-bit stack numbers) and Canfield with
-spaces from the reserve then the waste (tests/test_reserve_then_waste.py).  Each
+spaces from the reserve then the waste, with whole-pile moves too (tests/test_reserve_then_waste.py).  Each
 opens, deals its whole pack, and plays seeds 1..20, every win replayed by the referee; the
 ``max_rank`` key is checked like every other key of the schema."""
 
@@ -22,7 +22,8 @@ from solver.errors import LayoutError
 from solver.limits import Limits
 from solver.schema import builtin_names
 
-NEW = ["free-cell", "fore-cell", "thirty", "east-haven", "klondike-reserve", "canfield-auto-reserve-then-waste"]
+NEW = ["free-cell", "fore-cell", "thirty", "east-haven", "klondike-reserve", "canfield-auto-reserve-then-waste",
+       "canfield-strict"]
 THIRTY = (Path(__file__).resolve().parents[1] / "layouts" / "thirty.toml").read_text()
 
 

@@ -2,8 +2,10 @@
 Solvitaire's ``auto-reserve-then-waste`` as its solver plays it; its preset
 ``canfield-auto-reserve-then-waste``): the reserve's top card fills an emptied column at once, and
 once the reserve is empty, while a column is empty, no card goes onto a column but the waste's top
-card.  The tableau position against the plain search over the referee on small decks, the rule
-checked on random walks by both, the automatic moves checked against searches without them."""
+card.  And whole-pile moves (``tableau.moves = "whole-pile"``, Solvitaire's ``canfield-strict`` and
+``american-toad``): a column's cards go onto a column only all together.  The tableau position
+against the plain search over the referee on small decks, the rule checked on random walks by both,
+the automatic moves checked against searches without them."""
 
 from __future__ import annotations
 
@@ -21,8 +23,15 @@ from solver.families.base import solution_json
 from solver.families.tableau.referee import TableauGame
 from solver.limits import Limits
 
+
+def whole(lay: Any) -> Any:
+    return replace(lay, tableau=replace(lay.tableau, moves="whole-pile"))
+
+
 SMALL = {
     "5-ranks-draw-3": small(5, 2, 5, 3, spaces="reserve-then-waste"),
+    "whole-pile-5-ranks-draw-3": whole(small(5, 2, 5, 3, spaces="reserve-then-waste")),
+    "whole-pile-spaces-any": whole(small(5, 2, 5, 3, spaces="any")),
     "6-ranks-3-columns-one-pass": replace(small(6, 3, 3, 1, spaces="reserve-then-waste"),
                                           stock=replace(small(6, 3, 3, 1).stock, redeals=0)),
 }
@@ -101,3 +110,32 @@ def test_the_layout_needs_a_reserve_and_a_waste(tmp_path: Any) -> None:
         with pytest.raises(LayoutError, match=message) as e:
             api.load_layout(str(p))
         assert "\n" not in str(e.value) and str(e.value).startswith(str(p))
+
+
+def test_whole_pile_moves_only_whole_columns() -> None:
+    """On random walks of canfield-strict: every move the position offers from a column onto a column
+    takes the whole column; the referee refuses a single card off a longer built column."""
+    lay = api.load_layout("canfield-strict")
+    rng = random.Random(3)
+    whole_moves = refused = 0
+    for seed in range(1, 30):
+        pos = start_position(lay, shuffles.from_seed(lay, seed))
+        for _ in range(120):
+            decisions = pos.legal_moves()
+            if not decisions:
+                break
+            at = pos.snapshot()
+            for m in decisions:
+                first = pos.move_json(m)
+                if first["from"].startswith("tableau:") and first["to"].startswith("tableau:"):
+                    assert first.get("count", 1) == len(at.stacks[first["from"]]), first
+                    whole_moves += 1
+            game = TableauGame(lay, at)
+            for i, col in enumerate(game.columns):
+                for j, dest in enumerate(game.columns):
+                    if i != j and len(col) > 1 and dest and game.builds_on(dest[-1], col[-1]):
+                        problem = game.copy().play({"card": col[-1], "from": f"tableau:{i}", "to": f"tableau:{j}"})
+                        assert problem is not None and "only all together" in problem, problem
+                        refused += 1
+            pos.push(rng.choice(decisions))
+    assert whole_moves >= 5 and refused >= 1, (whole_moves, refused)

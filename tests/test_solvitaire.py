@@ -119,6 +119,8 @@ PRESETS.update({
                          "foundations": {"removable": True}, "reserve": {"size": 24}},
     "canfield-auto-reserve-then-waste": {**CANFIELD, "tableau piles": {
         **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste"}},
+    "canfield-strict": {**CANFIELD, "tableau piles": {
+        **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste", "move built group": "whole-pile"}},
 })
 # Rules no layout of ours says yet (three of them, named together in one line).
 UNSAID = {"tableau piles": {"spaces policy": "auto-waste-then-stock"}, "stock": {"size": 10, "deal type": "hole"},

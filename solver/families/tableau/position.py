@@ -5,26 +5,26 @@ pure-Python mode where a compiler exists, and the compiled DFS drives the result
 interface of ``solver/families/core.pxd``; elsewhere it runs as it stands, under the Python DFS.
 Annotations such as ``cython.int`` are the C types of the compiled module.
 
-Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build``
-(alternate colours, same suit, any suit, none) in ``tableau.direction``; an empty column
-takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
-(``"sequence"``) or as sequences as long as the free cells and spaces could carry
-(``"supermove"``); ``cells.count`` free cells hold one card each; foundations are built up
-in suit from the ace (one per suit and row, two rows with two packs), with the aces placed
-before the deal when ``foundations.preset`` says so; with
+Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build`` (alternate
+colours, same suit, any suit, none) in ``tableau.direction``; an empty column takes what
+``tableau.spaces`` allows; cards move one at a time, as built sequences (``"sequence"``), as
+whole columns that are one built sequence (``"whole-pile"``) or as sequences as long as the free
+cells and spaces could carry (``"supermove"``); ``cells.count`` free cells hold one card each;
+foundations are built up in suit from the ace (one per suit and row, two rows with two packs),
+with the aces placed before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
-``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
-top card is playable, with ``stock.redeals`` turns of the waste back into the stock.
-Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
-every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
-foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
-top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``, fills an
-emptied column at once; with ``"reserve-then-waste"`` (Solvitaire's ``auto-reserve-then-waste``, as
-its solver plays it) too, and once the reserve is empty, while a column is empty, only the waste's
-card goes onto a column (``waste_only``).  Several reserve piles of one card each (Flower Garden,
-King Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the columns,
-a space the layout's spaces rule allows or a free cell; nothing is put into them.
+``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose top card is
+playable, with ``stock.redeals`` turns of the waste back into the stock. Canfield's pieces: a
+foundation base taken from the deal (``base = "deal"``, its rank starts every foundation,
+``foundations.wrap``: the ace follows the king), columns built in the foundations' rank order or
+all the way round (``tableau.wrap``), and one reserve pile whose top card plays to the
+foundations and columns and, with ``spaces = "reserve-then-any"``, fills an emptied column at
+once; with ``"reserve-then-waste"`` (Solvitaire's ``auto-reserve-then-waste``, as its solver
+plays it) too, and once the reserve is empty, while a column is empty, only the waste's card
+goes onto a column (``waste_only``).  Several reserve piles of one card each (Flower Garden,
+King Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the
+columns, a space the layout's spaces rule allows or a free cell; nothing is put into them.
 
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
 rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
@@ -109,7 +109,7 @@ READS = Reads("the tableau family's DFS position", {
     "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None,
-    "tableau.moves": {"single", "sequence", "supermove", "suit-sequence"}, "tableau.to_foundation": None,
+    "tableau.moves": {"single", "sequence", "supermove", "suit-sequence", "whole-pile"}, "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
     "stock.turn": {"waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
     "foundations.takes": {"card", "suit", "column"},
@@ -167,7 +167,8 @@ SINGLE = cython.declare(cython.int, 0)
 SEQUENCE = cython.declare(cython.int, 1)
 SUPERMOVE = cython.declare(cython.int, 2)
 # (suit-sequence: groups of any size, as sequence; which groups hold together is the ``gfits`` table)
-POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1}  # (READS lists them)
+# (whole-pile: groups of any size, as sequence, but only a whole column: ``whole``)
+POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1, "whole-pile": 1}  # (READS lists them)
 
 # What a foundation takes (``foundations.takes``): one card; a whole suit from a column's top; a whole
 # column that is one suit.
@@ -393,6 +394,7 @@ class TableauPosition(CorePosition):
     policy: cython.int
     has_heel: cython.bint
     autofill: cython.bint
+    whole: cython.bint  # whole-pile: a column's cards go onto a column only all together (``groups_from``)
     waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
     waste_only: cython.bint  # ... and now is such a time (``legal``)
     unlimited: cython.bint
@@ -573,6 +575,7 @@ class TableauPosition(CorePosition):
 
         # The rule table (``rules.py``), and the layout's policies.
         self.policy = POLICIES[t.moves]
+        self.whole = t.moves == "whole-pile"
         self.any_space = t.spaces == "any"
         self.break_w = BREAK_W if t.moves == "suit-sequence" else 0
         self.root_w = ROOT_W if t.moves == "suit-sequence" else 0
@@ -769,6 +772,10 @@ class TableauPosition(CorePosition):
         has cards no column is ever empty, so c can come alone to a column only onto a card,
         which stays behind.  So ``forced`` plays c automatically only from elsewhere, or
         once the reserve is empty (then nothing is filled and the argument above holds).
+
+        With whole-pile moves (``tableau.moves = "whole-pile"``) the argument holds as it stands:
+        a column in P' is the column in P without its top cards of X, so a move of a whole
+        column stays one, or is left out with its cards.
 
         With ``spaces = "reserve-then-waste"``, once the reserve is empty, an empty column lets
         only the waste's card onto a column: which moves are legal depends on which columns are
@@ -1731,7 +1738,12 @@ class TableauPosition(CorePosition):
         x: cython.int
         j: cython.int
         lateral: cython.bint
-        for n in range(1, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
+        lo: cython.int = 1
+        if self.whole:  # only the whole column, when it is one built sequence face up
+            if seq < h or d:
+                return 0
+            lo = h
+        for n in range(lo, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
             b = self.cols[base + h - n]  # the group's lowest card
             score = self.leave_score(i, n, BY_GROUP) + n
             if n <= self.max_nonempty:

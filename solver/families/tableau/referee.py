@@ -14,7 +14,8 @@ The rules, read from the layout:
   they are face up; with ``single`` only one card moves, with ``sequence`` any such group,
   with ``suit-sequence`` any such group of one suit, with ``supermove`` at most (free cells
   + 1) * 2 ** (empty columns), counting only empty columns that take any card, and not the
-  column the group goes to.
+  column the group goes to; with ``whole-pile`` cards leave a column for another column only
+  all of them together (a column's one card too).
 * A free cell holds one card.  A foundation takes the ace of its suit, then the next rank
   of that suit (foundation i has suit ``CDHS[i % 4]``); with ``removable`` its top card may
   come back to a column.  With ``takes = "suit"`` an empty foundation takes only a whole suit
@@ -66,7 +67,7 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
 
-GROUPS = ("single", "sequence", "suit-sequence", "supermove")  # the values of tableau.moves ruled above
+GROUPS = ("single", "sequence", "suit-sequence", "supermove", "whole-pile")  # the values of tableau.moves ruled above
 TAKES = ("card", "suit", "column")  # the values of foundations.takes ruled above
 
 
@@ -381,6 +382,9 @@ class TableauGame:
                     return f"{at}: {card} cannot go on {dest[-1]} ({tab.build} build)"
             elif tab.spaces == "none" or (tab.spaces == "kings" and _rank(card) != highest):
                 return f"{at}: the empty {target} takes {'nothing' if tab.spaces == 'none' else 'only a king'}"
+            if tab.moves == "whole-pile" and col_from is not None and count != len(columns[col_from]):
+                return (f"{at}: a column's cards go onto a column only all together, and {source} holds "
+                        f"{len(columns[col_from])}, not {count}")
             if count > 1:
                 if col_from is None:
                     return f"{at}: only cards of a column move together"
