@@ -32,7 +32,7 @@ TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
            "klondike", "klondike-draw-1", "canfield"]
 # Every built-in layout Solvitaire plays (its rules and its deal file say the game): its presets
 # (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
-SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "bakers-dozen", "bakers-game",
+SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american-toad", "bakers-dozen", "bakers-game",
               "beleaguered-castle", "black-hole", "british-canister", "canfield",
               "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "canfield-strict",
               "castles-of-spain",

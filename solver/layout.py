@@ -220,7 +220,7 @@ def _reserve(t: Table) -> Reserve:
         capacity=t.int("capacity", UNLIMITED, 0, 104),
         access=t.str("access", "last", ("last", "first")),
         accepts=t.str("accepts", "any", ("any", "suit-sequence", "none")),
-        deal=t.int("deal", 1, 0, 13),
+        deal=t.int("deal", 1, 0, 104),
         fill=t.str("fill", "any-time", ("any-time", "immediate")),
         gaps=t.str("gaps", "pack", ("pack", "any-top")),
     )

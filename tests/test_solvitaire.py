@@ -121,6 +121,11 @@ PRESETS.update({
         **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste"}},
     "canfield-strict": {**CANFIELD, "tableau piles": {
         **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste", "move built group": "whole-pile"}},
+    "american-toad": {"tableau piles": {"count": 8, "build policy": "same-suit", "move built group": "whole-pile",
+                                        "spaces policy": "auto-reserve-then-waste"},
+                      "foundations": {"initial cards": "one", "base card": "random"},
+                      "stock": {"size": 75, "deal count": 1, "redeal": False}, "reserve": {"size": 20, "stacked": True},
+                      "two decks": True},
 })
 # Rules no layout of ours says yet (three of them, named together in one line).
 UNSAID = {"tableau piles": {"spaces policy": "auto-waste-then-stock"}, "stock": {"size": 10, "deal type": "hole"},
