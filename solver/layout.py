@@ -75,7 +75,8 @@ class Tableau:
     face_down: tuple[int, ...] = ()  # how many of those are face down
     build: str = "none"  # "alternate", "suit", "any", "none"
     direction: int = -1
-    spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any", "reserve-then-waste"
+    spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any", "reserve-then-waste",
+    #                      "waste-then-stock"
     moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove" (``moves.RULES``)
     to_foundation: bool = True
     wrap: str = "none"  # rank order for building: "none" (A..K), "from-base" (foundation order), "cyclic"
@@ -240,7 +241,8 @@ def _tableau(t: Table) -> Tableau:
         count=count, deal=deal, face_down=face_down,
         build=t.str("build", "none", ("alternate", "suit", "any", "none")),
         direction=1 if t.str("direction", "down", ("down", "up")) == "up" else -1,
-        spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any", "reserve-then-waste")),
+        spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any", "reserve-then-waste",
+                                        "waste-then-stock")),
         moves=t.str("moves", "single", moves.values("tableau.moves")),
         to_foundation=t.bool("to_foundation", True),
         wrap=t.str("wrap", "none", ("none", "from-base", "cyclic")),
@@ -395,9 +397,9 @@ def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> No
             raise LayoutError(f"{where}: deal.order: expected {group!r} in the list when {why}")
     if lay.tableau.spaces in ("reserve-then-any", "reserve-then-waste") and not lay.reserve.count:
         raise LayoutError(f"{where}: tableau.spaces: {lay.tableau.spaces!r} needs a [reserve] to fill the spaces from")
-    if lay.tableau.spaces == "reserve-then-waste" and lay.stock.turn != "waste":
-        raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-waste' needs a waste (stock.turn = 'waste') to "
-                          "fill the spaces from once the reserve is empty")
+    if lay.tableau.spaces in ("reserve-then-waste", "waste-then-stock") and lay.stock.turn != "waste":
+        raise LayoutError(f"{where}: tableau.spaces: {lay.tableau.spaces!r} needs a waste (stock.turn = 'waste') "
+                          "to fill the spaces from")
 
 
 # ------------------------------------------------------------ what reads what

@@ -17,7 +17,8 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   ``spaces policy`` any / kings / no-build / auto-reserve-then-any / auto-reserve-then-waste =
   ``tableau.spaces`` any / kings / none / reserve-then-any / reserve-then-waste (Solvitaire's rule
   as its solver plays it: the reserve fills a space at once; once the reserve is empty, while a
-  column is empty only the waste's card goes onto a column, into the space or not); ``move built
+  column is empty only the waste's card goes onto a column, into the space or not) /
+  auto-waste-then-stock = waste-then-stock; ``move built
   group`` no = single cards, yes and partial-if-card-above-buildable = ``moves = "sequence"``
   (Solvitaire's "partial" is a pruning of "yes" that it proves keeps every win), with ``move built
   group policy`` same-as-build only; ``face up cards`` top = every card but the top one face down;
@@ -47,8 +48,7 @@ The mapping, rule by rule (Solvitaire's word, then ours):
 Not in our schema (named and refused): Gaps' rows other than four built from the left, of one
 pack; a Gaps or Accordion game dealing other piles beside its own; foundations that take only
 whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
-other than the build policy, ``maximal-group`` moves, the spaces policy
-``auto-waste-then-stock``, a stock that deals a row onto the
+other than the build policy, ``maximal-group`` moves, a stock that deals a row onto the
 piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
 preset foundation in a game of two packs ...): the engine names those when asked to play.
@@ -97,7 +97,7 @@ DEFAULTS: dict[str, Any] = {
 
 _BUILD = {"any-suit": "any", "red-black": "alternate", "same-suit": "suit", "no-build": "none"}
 _SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any",
-           "auto-reserve-then-waste": "reserve-then-waste"}
+           "auto-reserve-then-waste": "reserve-then-waste", "auto-waste-then-stock": "waste-then-stock"}
 _ALLOWED: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
     # per section and key: the values Solvitaire's own schema allows (a tuple), or their type
     "tableau piles": {"count": int, "build policy": tuple(_BUILD), "spaces policy": (

@@ -23,7 +23,7 @@ from solver.limits import Limits
 from solver.schema import builtin_names
 
 NEW = ["free-cell", "fore-cell", "thirty", "east-haven", "klondike-reserve", "canfield-auto-reserve-then-waste",
-       "canfield-strict", "american-toad"]
+       "canfield-strict", "american-toad", "fortunes-favor"]
 THIRTY = (Path(__file__).resolve().parents[1] / "layouts" / "thirty.toml").read_text()
 
 

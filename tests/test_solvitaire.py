@@ -126,9 +126,12 @@ PRESETS.update({
                       "foundations": {"initial cards": "one", "base card": "random"},
                       "stock": {"size": 75, "deal count": 1, "redeal": False}, "reserve": {"size": 20, "stacked": True},
                       "two decks": True},
+    "fortunes-favor": {"tableau piles": {"count": 12, "build policy": "same-suit",
+                                         "spaces policy": "auto-waste-then-stock"},
+                       "foundations": {"initial cards": "all"}, "stock": {"size": 36}},
 })
 # Rules no layout of ours says yet (three of them, named together in one line).
-UNSAID = {"tableau piles": {"spaces policy": "auto-waste-then-stock"}, "stock": {"size": 10, "deal type": "hole"},
+UNSAID = {"tableau piles": {"move built group": "maximal-group"}, "stock": {"size": 10, "deal type": "hole"},
           "foundations": {"base card": "random"}}
 
 
@@ -216,7 +219,7 @@ def test_what_cannot_be_said_is_named_in_one_line():
         solvitaire.rules_to_layout(UNSAID, "unsaid.json", "unsaid")
     message = str(e.value)
     assert "\n" not in message
-    for key in ("[tableau piles][spaces policy]", "[stock][deal type] = 'hole'", "[foundations][base card]"):
+    for key in ("[tableau piles][move built group]", "[stock][deal type] = 'hole'", "[foundations][base card]"):
         assert key in message
     with pytest.raises(LayoutError, match=r"x.json: \[tablaeu piles\]: not a key .*did you mean 'tableau piles'"):
         solvitaire.rules_to_layout({"tablaeu piles": {}}, "x.json", "x")

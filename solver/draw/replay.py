@@ -126,6 +126,13 @@ def play(layout: Any, table: Any, move: dict[str, Any]) -> Step:
 def _fill_spaces(layout: Any, table: Table) -> list[tuple[str, int]]:
     """Canfield: the reserve's top card fills each empty column at once."""
     filled: list[tuple[str, int]] = []
+    if not is_spread(layout) and layout.tableau.spaces == "waste-then-stock":
+        for i in range(layout.tableau.count):
+            col, waste, stock = table.stacks[f"tableau:{i}"], table.stacks["waste"], table.stacks["stock"]
+            if not col and (waste or stock):
+                col.append(waste.pop() if waste else stock.pop(0))
+                filled.append((f"tableau:{i}", 0))
+        return filled
     if is_spread(layout) or layout.tableau.spaces not in ("reserve-then-any", "reserve-then-waste"):
         return filled
     reserve = table.stacks["reserve:0"]

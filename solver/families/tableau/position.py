@@ -22,7 +22,10 @@ all the way round (``tableau.wrap``), and one reserve pile whose top card plays 
 foundations and columns and, with ``spaces = "reserve-then-any"``, fills an emptied column at
 once; with ``"reserve-then-waste"`` (Solvitaire's ``auto-reserve-then-waste``, as its solver
 plays it) too, and once the reserve is empty, while a column is empty, only the waste's card
-goes onto a column (``waste_only``).  Several reserve piles of one card each (Flower Garden,
+goes onto a column (``waste_only``).  With ``spaces = "waste-then-stock"`` (Solvitaire's
+``auto-waste-then-stock``) an emptied column is filled at once with the waste's top card, or the
+stock's next when the waste is empty; then turning matters by itself (which card fills the next
+space), so a turn alone is a move.  Several reserve piles of one card each (Flower Garden,
 King Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the
 columns, a space the layout's spaces rule allows or a free cell; nothing is put into them.
 
@@ -200,6 +203,7 @@ DEPTH_TO_NEEDED = cython.declare(cython.int, 10)  # per card above a column's fi
 NO_NEEDED_CARD = cython.declare(cython.int, 20)  # the depth of a column without such a card
 REACH_COST = cython.declare(cython.int, 1)  # per waste card nearer than the one a move plays: the nearest first
 SUIT_TO_FOUNDATION = cython.declare(cython.int, 2000)  # a whole suit home (Spider): progress, and frees a column
+TURN_ALONE = cython.declare(cython.int, -200)  # waste-then-stock: a turn alone, to choose the card that fills a space
 DEAL_ROW = cython.declare(cython.int, 450)  # the stock deals a row: after the moves that lower the disorder
 #   (``ranked``), before those that leave as much or more (Spider, measured: 1 of 8 deals won at 10 s here
 #   and with the row after every move, 0 with it before every ranked move)
@@ -395,6 +399,7 @@ class TableauPosition(CorePosition):
     has_heel: cython.bint
     autofill: cython.bint
     whole: cython.bint  # whole-pile: a column's cards go onto a column only all together (``groups_from``)
+    stock_spaces: cython.bint  # waste-then-stock: the waste's top, else the stock's next card, fills a space at once
     waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
     waste_only: cython.bint  # ... and now is such a time (``legal``)
     unlimited: cython.bint
@@ -540,6 +545,7 @@ class TableauPosition(CorePosition):
         heel = [] if nres else list(stacks.get("reserve:0", []))  # the reserve pile, top card last
         self.autofill = t.spaces in ("reserve-then-any", "reserve-then-waste")
         self.waste_spaces = t.spaces == "reserve-then-waste"
+        self.stock_spaces = t.spaces == "waste-then-stock"
         self.waste_only = False
         if self.autofill:
             for col in cols:
@@ -599,7 +605,9 @@ class TableauPosition(CorePosition):
         self.dest = DESTINATIONS
         # The blocked bound (``blocked``): where cards go home from columns and there are no cells
         # (nor single-card reserve piles: its proof does not list them).
-        self.blocked_bound = t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+        # (not with waste-then-stock: its proof knows no stock card filling a space)
+        self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
+                              and not self.stock_spaces)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
@@ -607,7 +615,7 @@ class TableauPosition(CorePosition):
         # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
         # (not with reserve-then-waste: its proof, ``uses_after``, commutes moves whose legality a space changes)
         self.lateral_only_with_use = (t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
-                                      and not self.waste_spaces)
+                                      and not self.waste_spaces and not self.stock_spaces)
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves in ("sequence", "suit-sequence")
 
@@ -787,6 +795,12 @@ class TableauPosition(CorePosition):
         goes there).  A column's only card would leave a space sooner, and the waste's top
         card may come into a space in the win from P that stays empty in P'.  So in such a
         layout ``forced`` plays only the cells' cards and the tops of columns of two cards or more.
+        With ``spaces = "waste-then-stock"`` (the waste's top card, else the stock's next, fills
+        a space at once) likewise while the stock and waste hold cards: a column's only card
+        going home sooner would fill its column sooner, with another card, and the waste's top
+        card going home would change which card fills the next space; c on a card of a column
+        or in a cell never comes into a space (every space is filled at once).  Once the stock
+        and the waste are empty nothing is filled and the argument above holds.
 
         A stock dealt in rows onto the columns (``deal-row``) may put a card d on c, whatever the
         build rule says, which the argument above must also keep (in the win from P, d lies on
@@ -998,6 +1012,16 @@ class TableauPosition(CorePosition):
                 self.cols[src * 128] = self.heel[self.nheel]  # the reserve fills the space at once
                 self.h[src] = 1
                 flipped = 2
+            elif not self.h[src] and self.stock_spaces and self.L:
+                # the waste's top card, or with the waste empty the stock's next, fills the space at once
+                flipped = 3 if self.wp else 4
+                if self.wp:
+                    self.wp -= 1
+                self.cols[src * 128] = self.ring[self.wp]
+                for x in range(self.wp, self.L - 1):
+                    self.ring[x] = self.ring[x + 1]
+                self.L -= 1
+                self.h[src] = 1
         self.touch(src)
         self.touch(dst)
         self.note(flipped)
@@ -1107,6 +1131,14 @@ class TableauPosition(CorePosition):
                 self.h[src] -= 1
                 self.heel[self.nheel] = self.cols[src * 128]
                 self.nheel += 1
+            elif u >= 3:  # the waste's (3) or the stock's (4) card that filled the space goes back
+                self.h[src] -= 1
+                for x in range(self.L, self.wp, -1):
+                    self.ring[x] = self.ring[x - 1]
+                self.ring[self.wp] = self.cols[src * 128]
+                self.L += 1
+                if u == 3:
+                    self.wp += 1
             elif u:
                 self.down[src] += 1
             if dst < nc:
@@ -1417,8 +1449,9 @@ class TableauPosition(CorePosition):
         x: cython.int
         s: cython.int
         f: cython.int
-        # see safe: no forced move may empty a column (reserve-then-waste: ever)
-        filling: cython.bint = self.autofill and (self.nheel > 0 or self.waste_spaces)
+        # see safe: no forced move may empty a column (reserve-then-waste: ever; waste-then-stock: while it fills)
+        filling: cython.bint = ((self.autofill and (self.nheel > 0 or self.waste_spaces))
+                                or (self.stock_spaces and self.L > 0))
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
             return -1
         if self.to_foundation:
@@ -1444,7 +1477,7 @@ class TableauPosition(CorePosition):
                         if self.safe(c):
                             return plain_code(self.nc + j, self.F + f, 1, 0)
                         break
-        if self.wp and self.waste_safe and not self.waste_spaces:
+        if self.wp and self.waste_safe and not self.waste_spaces and not self.stock_spaces:
             c = self.ring[self.wp - 1]
             f = self.found_for(c)
             if f >= 0 and self.safe(c):
@@ -1615,6 +1648,11 @@ class TableauPosition(CorePosition):
         self.from_foundations()
         if self.nrs:
             self.add(DEAL_ROW, self.row_code())
+        if self.stock_spaces:  # which card fills the next space depends on the turns: they are moves
+            if self.wp < self.L:
+                self.add(TURN_ALONE, TURN_CODE)
+            elif self.L and self.redeals != 0:
+                self.add(TURN_ALONE, REDEAL_CODE)
         if self.nplain > 1 or self.njoined:
             self.prepare_disorder()
         if self.nplain > 1:

@@ -38,7 +38,10 @@ The rules, read from the layout:
   at once, as part of that move, with the reserve's last card; once the reserve is empty a space
   takes any card or group.  With ``spaces = "reserve-then-waste"`` the reserve fills a space alike;
   once the reserve is empty, while any column is empty, no card goes onto a column but the waste's
-  top card (which may go into the space or onto a card).  Several reserve piles (``reserve.count`` >
+  top card (which may go into the space or onto a card).  With ``spaces = "waste-then-stock"``
+  a column emptied by a move is filled at once, as part of that move, with the waste's last card,
+  or when the waste is empty with the stock's next card; once both are empty a space takes any
+  card or group.  Several reserve piles (``reserve.count`` >
   1, Flower Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each
   and play alike: the card to a foundation, a column or a cell, and nothing is put into them.
 * The game is won when every card is on the foundations.
@@ -226,11 +229,16 @@ class TableauGame:
     # ------------------------------------------------------------ the rules
 
     def fill(self) -> None:
-        """The reserve fills every empty column at once (``reserve-then-any``, ``reserve-then-waste``)."""
+        """The reserve fills every empty column at once (``reserve-then-any``, ``reserve-then-waste``);
+        or the waste's last card, else the stock's next (``waste-then-stock``)."""
         if self.fill_spaces:
             for col in self.columns:
                 if not col and self.reserves[0]:
                     col.append(self.reserves[0].pop())
+        if self.tab.spaces == "waste-then-stock":
+            for col in self.columns:
+                if not col and (self.waste or self.stock):
+                    col.append(self.waste.pop() if self.waste else self.stock.pop(0))
 
     def order(self, card: str) -> int:
         """The card's rank as columns count it."""
