@@ -147,7 +147,8 @@ BASES: dict[str, Base] = {
 
 # The families each section's keys belong to: where the schema walk applies them.
 SECTION_FAMILIES = {
-    "decks": ("reserve", "hole", "tableau"), "hole": ("hole", "tableau"), "foundations": ("reserve", "tableau"),
+    "decks": ("reserve", "hole", "tableau"), "suits": ("reserve", "hole", "tableau"),
+    "hole": ("hole", "tableau"), "foundations": ("reserve", "tableau"),
     "reserve": ("reserve", "tableau"), "tableau": ("tableau", "hole"), "cells": ("tableau",),
     "stock": ("reserve", "tableau", "hole"),
 }
@@ -167,8 +168,8 @@ def apply(data: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
     ``hole`` (its presence) takes None (no hole) or a table; ``tableau.count`` keeps the
     column sizes of the base, repeated or cut, so that the file stays readable."""
     out = copy.deepcopy(data)
-    if key == "decks":
-        out["decks"] = value
+    if key in ("decks", "suits"):
+        out[key] = value
         return out
     if key == "hole":
         if value is None:
@@ -269,6 +270,8 @@ def schema_domains() -> dict[str, list[Any]]:
             out[key] = [[1, 1, 1], [1, 2, 3], [2, 2, 2]] if key == "tableau.deal" else [[0, 0, 0], [0, 1, 2], [1, 1, 1]]
         elif key == "hole.start":
             out[key] = ["stock", "AS", "3H"]
+        elif key == "suits":  # a pack of fewer suits (PySolFC's one- and two-suit Spider)
+            out[key] = [["C", "D", "H", "S"], ["C", "C", "C", "C"], ["C", "C", "H", "H"]]
         else:
             out[key] = _values(_probe(PROBE_LAYOUT, key))
     return out

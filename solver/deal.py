@@ -64,7 +64,7 @@ def foundation_base(layout: Layout, index: int) -> int:
     """The base card of foundation ``index`` (row-major: row * 4 + suit)."""
     row = layout.foundations.rows[index // 4]
     base = layout.max_rank if row.base == 13 else row.base
-    return cards.make(base, index % 4)
+    return cards.make(base, layout.foundation_suit(index))
 
 
 # ------------------------------------------------------------- validation

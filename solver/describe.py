@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import cards, moves, shuffles
 from .deal import expected_counts
-from .layout import Layout
+from .layout import DEFAULT_SUITS, Layout
 
 
 def _rank(layout: Layout, r: int) -> str:
@@ -18,7 +18,12 @@ def describe(layout: Layout) -> str:
     lines = [f"{layout.title} ({layout.name}, rules version {layout.rules_version})", ""]
     packs = "one pack" if layout.decks == 1 else f"{layout.decks} packs"
     reduced = "" if layout.max_rank == 13 else f", reduced to ranks A..{cards.RANKS[layout.max_rank - 1]}"
-    lines.append(f"Cards: {packs} of {len(layout.pack()) // layout.decks} cards{reduced}; "
+    few = ""
+    if layout.suits != DEFAULT_SUITS:
+        names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+        kinds = [names[s] for s in dict.fromkeys(layout.suits)]
+        few = f" whose four suits are {' '.join(layout.suits)} ({' and '.join(kinds)} only)"
+    lines.append(f"Cards: {packs} of {len(layout.pack()) // layout.decks} cards{few}{reduced}; "
                  "the whole order is known to the solver.")
     counts = expected_counts(layout)
     lines.append("Deal: " + "; ".join(f"{stack} {n}" for stack, n in _group(counts).items()) + ".")

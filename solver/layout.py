@@ -17,6 +17,7 @@ from .errors import LayoutError, UnsupportedError
 from .schema import Table, decode, layout_name
 
 UNLIMITED = 0  # a capacity of 0 means "no limit"
+DEFAULT_SUITS = ("C", "D", "H", "S")  # a pack of all four suits (``Layout.suits``)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class DealSpec:
     # the top rank of the deck the layout file itself names (its ``max_rank``): the generator deals that
     # deck as its own; a deck reduced further (``--max-ranks``) is dealt by ``patience-v1``
     max_rank: int = 13
+    tops_last: bool = False  # the columns' top cards dealt last, one row (PySolFC's ``_startAndDealRow``)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class Layout:
     description: str
     rules_version: int
     decks: int
+    suits: tuple[str, ...] = DEFAULT_SUITS  # each pack's four 13-card suits, in the order C D H S
     foundations: Foundations = field(default_factory=Foundations)
     hole: Hole | None = None
     reserve: Reserve = field(default_factory=Reserve)
@@ -143,7 +146,15 @@ class Layout:
         return "reserve"
 
     def pack(self) -> list[int]:
-        return cards.pack(self.decks, self.max_rank)
+        if self.suits == DEFAULT_SUITS:
+            return cards.pack(self.decks, self.max_rank)
+        return [cards.make(r, cards.SUITS.index(s)) for _ in range(self.decks) for s in self.suits
+                for r in range(1, self.max_rank + 1)]
+
+    def foundation_suit(self, index: int) -> int:
+        """The suit of foundation ``index`` (row * 4 + k): the pack's k-th suit (C D H S when
+        the pack has all four)."""
+        return cards.SUITS.index(self.suits[index % 4])
 
     def with_max_rank(self, max_rank: int) -> Layout:
         """The same game on a reduced deck holding ranks A..``max_rank`` (at most the file's own top rank)."""
@@ -286,7 +297,8 @@ def _deal(t: Table) -> DealSpec:
                           lambda v: isinstance(v, list) and all(x in kinds for x in v))),
     )
     d = replace(d, reverse=tuple(t.get("reverse", [], "a list of groups named in deal.order",
-                                       lambda v: isinstance(v, list) and all(x in d.order for x in v))))
+                                       lambda v: isinstance(v, list) and all(x in d.order for x in v))),
+                tops_last=t.bool("tops_last", False))
     if d.generator == "pysol" and not d.pysol_game:
         raise t.fail("pysol_game", "the PySol game name, e.g. 'black_hole', when generator = 'pysol'")
     if d.pysol_game:
@@ -294,6 +306,9 @@ def _deal(t: Table) -> DealSpec:
 
         if d.pysol_game not in Game.GAMES_MAP:
             raise t.fail("pysol_game", "a game pysol-cards deals: " + ", ".join(sorted(Game.GAMES_MAP)))
+    if d.tops_last and (d.generator not in ("pysolfc", "patience-v1") or d.pysol_game or "tableau" not in d.order):
+        raise t.fail("tops_last", "false unless the layout deals the columns itself (generator 'pysolfc' or "
+                                  "'patience-v1' without pysol_game, 'tableau' in deal.order)")
     if d.generator == "pysolfc" and not d.pysolfc_game:
         raise t.fail("pysolfc_game", "the game's name in PySolFC, e.g. 'Colorado', when generator = 'pysolfc'")
     t.done()
@@ -308,6 +323,10 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
     rules_version = top.int("rules_version", 1, 1)
     decks = top.int("decks", 1, 1, 2)
     max_rank = top.int("max_rank", 13, 1, 13)
+    suits = tuple(sorted(top.get("suits", list(DEFAULT_SUITS), "a list of four suits drawn from 'C', 'D', 'H', 'S', "
+                                 "such as ['C', 'C', 'H', 'H']",
+                                 lambda v: isinstance(v, list) and len(v) == 4 and all(x in cards.SUITS for x in v)),
+                         key=cards.SUITS.index))
     name = layout_name(top, name)
 
     def section(key, reader, default):
@@ -316,7 +335,7 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
 
     layout = Layout(
         name=name, title=title, description=description, rules_version=rules_version,
-        decks=decks,
+        decks=decks, suits=suits,
         foundations=section("foundations", _foundations, Foundations()),
         hole=section("hole", _hole, None),
         reserve=section("reserve", _reserve, Reserve()),
@@ -328,6 +347,12 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
         path=where,
     )
     top.done()
+    if suits != DEFAULT_SUITS and (layout.deal.generator not in ("pysolfc", "patience-v1") or layout.deal.pysol_game):
+        raise LayoutError(f"{where}: suits: expected all four suits unless the layout deals its pack itself "
+                          "(generator 'pysolfc' or 'patience-v1', no pysol_game)")
+    if layout.hole is not None and layout.hole.start != "stock" and layout.hole.start[-1] not in suits:
+        raise LayoutError(f"{where}: hole.start: expected a card of the pack's suits ({', '.join(suits)}), "
+                          f"got {layout.hole.start!r}")
     found = data.get("foundations")
     _check_whole(layout, where, isinstance(found, dict) and "preset_pack" in found)
     return layout
@@ -412,7 +437,7 @@ def rule_values(layout: Layout) -> dict[str, Any]:
     """Every rule of the layout as ``{"section.key": value}`` (``decks`` and ``foundations.rows``
     too): what an engine or a model must either honour or refuse.  How the deal is made
     (``deal.*``, fields marked ``deal_only``) and the names are not rules of play."""
-    out: dict[str, Any] = {"decks": layout.decks}
+    out: dict[str, Any] = {"decks": layout.decks, "suits": layout.suits}
     for section in RULE_SECTIONS:
         part = getattr(layout, section)
         if part is None:  # no [hole]

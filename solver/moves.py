@@ -155,6 +155,10 @@ RULES: tuple[Rule, ...] = (
     Rule("stock.turn", "deal-row", "each deal puts one card on every column in turn, from the first (the last "
                                    "deal on as many as it has cards for), whenever the player chooses", (ROW,),
          ({"deal type": "tableau piles"},)),
+    # (PySolFC's, Windows' and KPat's Spider: ``Spider.canDealCards`` in pysollib/games/spider.py)
+    Rule("stock.turn", "deal-row-no-spaces", "each deal puts one card on every column in turn, from the first (the "
+                                             "last deal on as many as it has cards for), whenever the player "
+                                             "chooses, but only while no column is empty", (ROW,)),
     Rule("stock.turn", "hole", "the next stock card may be turned onto the hole at any time", (CARDS,),
          ({"deal type": "hole"},)),
     Rule("stock.turn", "none", ""),

@@ -74,7 +74,8 @@ def positive_int(text: str) -> int:
 
 # The one default time limit of every command that searches or computes without a known end:
 # `solve`, `hint`, `analyse` (the whole analysis), `batch` (each deal), `graph` and `odds` stop by
-# themselves after a minute, answering unknown (README, "Time limits"); `--timeout 0`: no limit.
+# themselves after a minute, answering unknown (docs/engines-and-proofs.md, "Verdicts, exit codes and
+# limits"); `--timeout 0`: no limit.
 DEFAULT_TIMEOUT = 60.0
 
 

@@ -154,7 +154,7 @@ def foundation_cards(layout: Layout, f: int, base_rank: int) -> list[int]:
     first = base_rank if row.base == 0 else top if row.base == 13 else row.base
     out, r = [], first
     for _ in range(top):
-        out.append(cards.make(r, f % 4))
+        out.append(cards.make(r, layout.foundation_suit(f)))
         r += row.direction
         if layout.foundations.wrap:
             r = (r - 1) % top + 1

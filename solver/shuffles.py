@@ -17,7 +17,9 @@ of it is used; otherwise the layout deals the shuffled packs, read from the
 end, keeping each card's pack: the bases of pack ``foundations.preset_pack``
 first (PySolFC's ``_shuffleHookMoveToTop``), then each stack group of
 ``deal.order`` round-robin like a dealer (``deal.reverse``: last stack
-first), the rest to the stock in turn order.  PySolFC turns the first stock
+first; ``deal.tops_last``: every column's cards but its top one row by row,
+then a row of the top cards, PySolFC's ``_startAndDealRow``), the rest to
+the stock in turn order.  PySolFC turns the first stock
 card(s) onto its waste as it deals (Colorado, Grandfather, Double Line,
 Forty Thieves, Klondike, Canfield); here they stay the first cards of the
 stock, so the first turn shows them (a turn PySolFC makes as it deals).
@@ -171,7 +173,10 @@ def _shuffled_pack(layout: Layout, seed: int, pysolfc: bool) -> list[tuple[int, 
     fresh = createCards(layout.decks, layout.max_rank)  # card ids count up pack by pack
     shuffled = pysolfc_shuffle(fresh, seed) if pysolfc else shuffle(fresh, seed, RandomBase.DEALS_PYSOLFC)
     per_pack = 4 * layout.max_rank
-    return [(cards.make(c.rank, cards.SUITS.index(_PYSOL_SUITS[c.suit])), c.id // per_pack)
+    # A pack's four runs of 13 ids take its suits in PySolFC's order (C S H D; a pack of fewer suits,
+    # PySolFC's GameInfo(suits=...), lists them so too: Spider (2 Suits) is (0, 0, 2, 2), C C H H).
+    slots = sorted(layout.suits, key=_PYSOL_SUITS.index)
+    return [(cards.make(c.rank, cards.SUITS.index(slots[c.suit])), c.id // per_pack)
             for c in reversed(shuffled)]
 def _deal_pack(layout: Layout, pack: list[tuple[int, int]], track_packs: bool) -> Deal:
     """Deal ``pack`` ((card, pack index) pairs, first dealt first) into the layout's stacks.
@@ -212,7 +217,12 @@ def _deal_pack(layout: Layout, pack: list[tuple[int, int]], track_packs: bool) -
             deal_round_robin(kind, [f"cell:{i}" for i in range(layout.cells.deal)], [1] * layout.cells.deal)
         elif kind == "tableau":
             t = layout.tableau
-            deal_round_robin(kind, [f"tableau:{i}" for i in range(t.count)], list(t.deal))
+            names = [f"tableau:{i}" for i in range(t.count)]
+            if layout.deal.tops_last:  # the cards under the tops row by row, then a row of tops
+                deal_round_robin(kind, names, [max(0, n - 1) for n in t.deal])
+                deal_round_robin(kind, names, [min(1, n) for n in t.deal])
+            else:
+                deal_round_robin(kind, names, list(t.deal))
         elif kind == "reserve":
             r = layout.reserve
             deal_round_robin(kind, [f"reserve:{i}" for i in range(r.count)], [r.deal] * r.count)

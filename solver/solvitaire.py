@@ -6,8 +6,9 @@ Solvitaire (Blake and Gent's solver) describes a game as a JSON object of eight 
 keeps Solvitaire's default (``DEFAULTS``, its "default" preset).  ``rules_to_layout``
 maps such an object onto our layout schema; a rule the schema cannot say is never
 guessed: every one of them is named, in one line, and the file is refused (exit 2).
-``layout_to_rules`` is the way back, for running Solvitaire on our layouts (``None``
-when Solvitaire cannot play the layout).
+``hole_rules`` and ``tableau_rules`` are the way back, for running Solvitaire on our layouts
+(``None`` when Solvitaire cannot play the layout); each family answers through its
+``solvitaire_rules`` (Accordion's and Gaps' layouts say their own).
 
 The mapping, rule by rule (Solvitaire's word, then ours):
 
@@ -76,7 +77,7 @@ from . import cards, moves
 from .deal import Deal, expected_counts
 from .errors import CardError, DealError, LayoutError
 from .files import LAYOUT_LIMIT, json_text, parse_json, read_text, shown
-from .layout import Layout, parse
+from .layout import DEFAULT_SUITS, Layout, parse
 from .schema import apply_settings
 
 # Solvitaire's defaults: its "default" preset, the values of every key a rules file leaves out.
@@ -411,34 +412,38 @@ def read_rules(path: str, settings: tuple[str, ...] = (),
     return rules_to_layout(parse_json(text, where, LayoutError), where, Path(path).stem, settings, reader)
 
 
-def layout_to_rules(layout: Layout) -> dict[str, Any] | None:
-    """Solvitaire's rules for our ``layout``, or None when Solvitaire cannot play it.
+def hole_rules(layout: Layout) -> dict[str, Any] | None:
+    """Solvitaire's rules for our ``layout`` of the hole family (``HoleFamily.solvitaire_rules``),
+    or None when Solvitaire cannot play it: a stock turned onto the hole or none, no reserve."""
+    st, res, cel, t, h = layout.stock, layout.reserve, layout.cells, layout.tableau, layout.hole
+    assert h is not None
+    if st.turn not in ("hole", "none") or res.count:
+        return None
+    out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
+    out["foundations"] = {"present": False}
+    out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
+        cards.parse(h.start)), "build loops": h.wrap}
+    out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
+    if st.turn == "hole":
+        out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1 - cel.deal, "deal type": "hole"}
+    if cel.count:
+        out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
+    return out
+
+
+def tableau_rules(layout: Layout) -> dict[str, Any] | None:
+    """Solvitaire's rules for our ``layout`` of the tableau family (``TableauFamily.solvitaire_rules``),
+    or None when Solvitaire cannot play it.
 
     Only rules Solvitaire has: foundations up from the ace (or from a base in the deal, with
     Solvitaire's Canfield columns), built down, no waste capacity, batches or placements.
     ``supermove`` becomes single cards: a supermove is a shortcut for single moves through
     the free cells and spaces, so the games are won by the same deals."""
-    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) says its rules itself
-        said = getattr(layout, "solvitaire_rules", None)
-        rules = None if said is None else said()
-        return None if rules is None else dict(rules)
     fo, t, st, res, cel = layout.foundations, layout.tableau, layout.stock, layout.reserve, layout.cells
+    if layout.suits != DEFAULT_SUITS:  # (Solvitaire's packs hold every suit)
+        return None
     out: dict[str, Any] = {"two decks": layout.decks == 2, "max rank": layout.max_rank}
-    if layout.family == "hole":
-        h = layout.hole
-        assert h is not None
-        if st.turn not in ("hole", "none") or res.count:
-            return None
-        out["foundations"] = {"present": False}
-        out["hole"] = {"present": True, "base card": "random" if h.start == "stock" else _solvitaire_name(
-            cards.parse(h.start)), "build loops": h.wrap}
-        out["tableau piles"] = {"count": t.count, "build policy": "no-build"}
-        if st.turn == "hole":
-            out["stock"] = {"size": len(layout.pack()) - sum(t.deal) - 1 - cel.deal, "deal type": "hole"}
-        if cel.count:
-            out["cells"] = {"count": cel.count, "pre-filled": cel.deal}
-        return out
-    if layout.family != "tableau" or t.direction != -1 or not t.to_foundation:
+    if t.direction != -1 or not t.to_foundation:
         return None
     stock, group, takes = (_theirs("stock.turn", st.turn), _theirs("tableau.moves", t.moves),
                            _theirs("foundations.takes", fo.takes))
@@ -590,11 +595,10 @@ def deal_from_json(obj: Any, layout: Layout, where: str) -> Deal:
     return deal
 
 
-def deal_to_json(layout: Any, deal: Deal) -> dict[str, Any]:
-    """Solvitaire's deal file for our ``deal`` of ``layout``.  An empty cell cannot be written
+def deal_to_json(layout: Layout, deal: Deal) -> dict[str, Any]:
+    """Solvitaire's deal file for our ``deal`` of a card ``layout`` (``CardFamily.solvitaire_deal``; a
+    family's own layout, Accordion's or Gaps', writes its own).  An empty cell cannot be written
     (Solvitaire reads every cell as a card): a deal with some cells empty and some not is refused."""
-    if not isinstance(layout, Layout):  # a family's own layout (Accordion, Gaps) writes its own
-        return dict(layout.to_solvitaire(deal))
     out: dict[str, Any] = {}
     name = _solvitaire_name
     t = layout.tableau

@@ -238,7 +238,9 @@ def test_the_commands(tmp_path: Any, capsys: Any) -> None:
     code, out, _ = run(["hint", "debutante", "--seed", "2", "--moves", str(tmp_path / "game.json")], capsys)
     assert code == 1 and out.startswith("debutante #2: lost (")
     code, out, _ = run(["hint", "debutante", "--seed", "2", "--json"], capsys)
-    assert code == 0 and json.loads(out)["move"] is not None
+    hint = json.loads(out)
+    assert code == 0 and hint["verdict"] == "won" and hint["move"] == hint["line"][0]
+    assert family_of(layout).replay(layout, deal, hint["line"]) is None  # the hint starts a win the referee replays
     bad = [*moves[:3], {"card": "KS", "from": "stock", "to": "foundation:7"}]
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     code, out, err = run(["analyse", "debutante", "--seed", "2", "--moves", str(tmp_path / "bad.json")], capsys)

@@ -4,7 +4,8 @@ negative, not a number, infinite, empty): the command either runs or refuses in 
 
 The options are read from the parser, so an option added later is covered.  Each command runs on
 a deal decided at once (golf #1, lost by a bound at the deal) or with small limits, so that any
-value it accepts costs little; ``bench`` is only parsed (a run writes a folder of tables)."""
+value it accepts costs little; ``bench`` and ``play`` are only parsed (a run writes a folder of
+tables; serves a page until Ctrl-C)."""
 
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ BASE = {
     "show": ["show", "golf"],
     "odds": ["odds", "lansquenet", "--timeout", "2"],
     "bench": ["bench", "golf@9", "--seeds", "1", "--engines", "dfs", "--no-plots", "--out", "{dir}"],
+    "play": ["play", "golf", "--seed", "1", "--no-browser"],
 }
-PARSED_ONLY = {"bench"}
+PARSED_ONLY = {"bench", "play"}  # a run writes a folder of tables; a run serves a page until Ctrl-C
 
 
 def _options() -> list[tuple[str, str]]:

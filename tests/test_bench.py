@@ -421,10 +421,19 @@ def test_freecell_solver_library_steps_until_solved_or_cut(monkeypatch):
 
 @pytest.mark.skipif(peers.FreecellSolverLib().locate() is None, reason="freecell_solver (PyPI) is not usable here")
 def test_freecell_solver_library_runs_on_a_deal():
+    """FreeCell #1 is won (a solution of some moves), the library's search is the same each time
+    (the same iterations and moves), and cut at half its iterations it has not won yet: the
+    node count is the library's own count of the search, not a figure of the wrapper's."""
     lay = api.load_layout("freecell")
-    row = peers.FreecellSolverLib().solve("freecell_solver", lay_board(lay, 1), peers.fc_solve_options(lay) or [],
-                                          Limits(timeout=60))
-    assert row["verdict"] == "won" and row["nodes"] > 0
+    lib, board, options = peers.FreecellSolverLib(), lay_board(lay, 1), peers.fc_solve_options(lay) or []
+    row = lib.solve("freecell_solver", board, options, Limits(timeout=60))
+    assert (row["verdict"], row["reason"]) == ("won", None) and row["moves"] > 0
+    again = lib.solve("freecell_solver", board, options, Limits(timeout=60))
+    assert (again["nodes"], again["moves"]) == (row["nodes"], row["moves"])
+    if row["nodes"] >= 2:
+        cap = row["nodes"] // 2
+        cut = lib.solve("freecell_solver", board, options, Limits(timeout=60, max_nodes=cap))
+        assert (cut["verdict"], cut["reason"]) == ("unknown", "max-iters") and cap <= cut["nodes"] < row["nodes"]
 
 
 # ----------------------------------------------------------------- pieces

@@ -102,7 +102,7 @@ CASES: dict[str, tuple[list[str], str]] = {
                     r"unknown-key\.toml: tableau\.movs: unknown key \(did you mean 'moves'\?\)"),
     "bad-enum": (["deal", "{d}/bad-enum.toml", "--seed", "1"],
                  r"bad-enum\.toml: tableau\.spaces: expected one of 'any', 'kings', 'none', "
-                 r"'reserve-then-any', got 'queens'"),
+                 r"'reserve-then-any', 'reserve-then-waste', 'waste-then-stock', got 'queens'"),
     "binary-layout": (["show", "{d}/binary.toml"], r"binary\.toml: expected a UTF-8 text file"),
     "unknown-layout": (["deal", "fre", "--seed", "1"], r"unknown layout 'fre'; did you mean freecell"),
     "duplicated-card-board": (["deal", "freecell", "--deal", "{d}/dup.board"],
@@ -405,7 +405,8 @@ STOPPING = {"solve": ["golf", "--seed", "1"], "hint": ["golf", "--seed", "1"], "
 
 
 def test_every_command_stops_by_itself_after_the_same_default_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    """One convention (README, "Time limits"): 60 s by default, 0 for none, said alike in every help."""
+    """One convention (docs/engines-and-proofs.md, "Verdicts, exit codes and limits"): 60 s by
+    default, 0 for none, said alike in every help."""
     from solver.cli import build_parser
     from solver.engines import DESCRIPTIONS
 
@@ -425,9 +426,10 @@ def test_every_command_stops_by_itself_after_the_same_default_and_says_so(capsys
 
 
 def test_a_layout_without_limits_stops_at_the_timeout(tmp_path: Path) -> None:
-    """The README's `patience solve my-variant.toml --seed 5` (debutante with capacity = 0) searched
-    in silence for minutes: with a limit it answers unknown and names it.  (Seed 5 is now won at
-    once; seed 31 is debutante-unlimited's #31, which the DFS alone leaves open at 60 s.)"""
+    """The `patience solve my-variant.toml --seed 5` of the README and docs/engines-and-proofs.md
+    (debutante with capacity = 0) searched in silence for minutes: with a limit it answers unknown
+    and names it.  (Seed 5 is now won at once; seed 31 is debutante-unlimited's #31, which the DFS
+    alone leaves open at 60 s.)"""
     variant = tmp_path / "my-variant.toml"
     variant.write_text(DEBUTANTE_TOML.replace("capacity = 2", "capacity = 0"))
     run = _run(["solve", str(variant), "--seed", "31", "--timeout", "2", "--engine", "dfs"])

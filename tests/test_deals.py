@@ -303,7 +303,11 @@ def test_board_format_covers_the_tableau_games() -> None:
                                 "stronghold", "thirtysix", "trigon", "ultra-klondike-2-deck",
                                 "free-cell", "fore-cell", "east-haven",
                                 # ... and the Spider family's
-                                "spider", "spiderette", "will-o-the-wisp", "simple-simon", "mrs-mop"}
+                                "spider", "spiderette", "will-o-the-wisp", "simple-simon", "mrs-mop",
+                                # ... and PySolFC's
+                                "pysolfc-spider", "pysolfc-spider-1-suit", "pysolfc-spider-2-suits",
+                                "pysolfc-relaxed-spider", "pysolfc-spiderette",
+                                "pysolfc-will-o-the-wisp", "pysolfc-simple-simon"}
     with pytest.raises(DealError, match=r"the board format does not cover layout 'debutante'"):
         deals.to_board(shuffles.from_seed(LAYOUTS["debutante"], 1), LAYOUTS["debutante"])
     with pytest.raises(DealError, match=r"x: the board format does not cover layout 'debutante'"):

@@ -55,7 +55,7 @@ def test_the_walk_takes_every_rule_key_and_the_parsers_values():
     domains = schema_domains()
     assert set(domains) == set(DEFAULT_RULES) | {"hole"}
     assert domains["tableau.wrap"] == ["none", "from-base", "cyclic"]  # read off the parser's message
-    assert domains["stock.turn"] == ["place", "waste", "deal-row", "hole", "none"]
+    assert domains["stock.turn"] == ["place", "waste", "deal-row", "deal-row-no-spaces", "hole", "none"]
     assert domains["stock.redeals"] == [-1, 0, 1, 2]
     assert [{"base": "deal", "build": "up"}] in domains["foundations.rows"]
 

@@ -7,7 +7,7 @@ Layers, bottom up:
     ground     in the order of ``GROUND``: errors, files, cards, moves, ..., layout, deal, shuffles, ..., solvitaire
     families   solver.families.*   (each family may use ground and the shared family modules)
     engines    solver.engines.*, solver.core
-    services   api, analysis, batch, graph, bench.*, draw*
+    services   api, analysis, batch, graph, bench.*, draw*, play
     face       cli, commands.*, options, live, __main__
 
 A module may import from its own layer or below, and a ground module only from those before it in
@@ -34,7 +34,7 @@ GROUND = ["__init__", "errors", "files", "cards", "moves", "limits", "result", "
 # Circles through a package's __init__ that are known and allowed: none left (the reserve
 # family's hand-written ``_core.pyx`` made the last; issue #32, ``solver/families/README.md``).
 KNOWN_CIRCLES: set[tuple[str, str]] = set()
-SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view"}
+SERVICES = {"api", "analysis", "batch", "graph", "bench", "draw", "view", "play"}
 FACE = {"cli", "commands", "options", "live", "__main__"}
 SHARED_FAMILY_MODULES = {"solver.families", "solver.families.base", "solver.families.card",
                          "solver.families.spread", "solver.families.cpsat", "solver.families.brute",
@@ -210,3 +210,18 @@ def test_the_checker_sees_function_local_imports():
     """The test itself: an import inside a function is an edge (so it cannot hide a circle)."""
     g = import_graph()
     assert g.has_edge("solver.families.hole", "solver.families.hole.position")  # inside start_position
+
+
+# A layout's family named in a comparison: `layout.family == "tableau"`, `lay.family in (...)`.
+ASKS_THE_FAMILY = re.compile(r"\.family\s*(?:==|!=|\bin\b|\bnot\s+in\b)")
+
+
+def test_nothing_above_the_families_asks_a_layout_its_family():
+    """The edges (pictures, peers, Solvitaire's files, commands) ask the registered family
+    (``GameFamily.picture``, ``peers``, ``solvitaire_rules``, ...), never ``layout.family``."""
+    asking = [f"{p.relative_to(ROOT)}:{n}" for p in PACKAGE.rglob("*.py")
+              if "families" not in p.relative_to(PACKAGE).parts[:1]
+              for n, line in enumerate(p.read_text().splitlines(), 1) if ASKS_THE_FAMILY.search(line)]
+    assert asking == []
+    assert ASKS_THE_FAMILY.search('    if layout.family not in ("tableau", "hole"):')  # the pattern itself
+    assert ASKS_THE_FAMILY.search('return bool(layout.family == "peg")')

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import api, moves, solvitaire
+from solver import api, families, moves, solvitaire
 from solver.bench.peers import Step, fc_solve_options, solvitaire_steps
 from solver.describe import describe
 from solver.draw import replay as pictures
@@ -119,7 +119,7 @@ def test_a_new_rule_value_is_one_entry(monkeypatch):
     lay = solvitaire.rules_to_layout(MAXIMALISH, "maximalish.json", "maximalish")
     assert lay.tableau.moves == "maximal-test"
     assert "Only a whole built sequence moves, never a part of it." in describe(lay)
-    back = solvitaire.layout_to_rules(lay)
+    back = families.family_of(lay).solvitaire_rules(lay)
     assert back is not None and back["tableau piles"]["move built group"] == "maximal-group"
     assert fc_solve_options(lay) is None
     text = 'title = "x"\ndecks = 1\n[tableau]\ncount = 4\ndeal = [13, 13, 13, 13]\nmoves = "maximal-test"\n' \
@@ -153,7 +153,7 @@ def test_spiders_entries_are_read_as_they_stand():
     words = describe(lay)
     for rule in (("stock.turn", "deal-row"), ("tableau.moves", "suit-sequence"), ("foundations.takes", "column")):
         assert moves.rule(*rule).words in words
-    back = solvitaire.layout_to_rules(lay)
+    back = families.family_of(lay).solvitaire_rules(lay)
     assert back is not None
     assert back["stock"] == {"size": 4, "deal type": "tableau piles"}
     assert back["foundations"]["only complete pile moves"] is True

@@ -3,6 +3,8 @@
 import tomllib
 from pathlib import Path
 
+from solver.schema import builtin_names
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,5 +18,15 @@ def test_every_subpackage_is_listed_in_pyproject():
 
 
 def test_layouts_folder_is_a_package_with_toml_files():
-    assert (ROOT / "layouts" / "__init__.py").exists()
-    assert len(list((ROOT / "layouts").glob("*.toml"))) >= 11
+    """Every layout file is installed and found: the folder is the package ``solver.layouts``,
+    its package data is every ``*.toml`` (nothing else a layout could be), and the built-in
+    names are exactly the files' (89 on 2026-12-07; a new file must appear in both)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-dir"]["solver.layouts"] == "layouts"
+    assert config["package-data"]["solver.layouts"] == ["*.toml"]
+    folder = ROOT / "layouts"
+    assert (folder / "__init__.py").exists()
+    assert {p.name for p in folder.iterdir() if p.suffix != ".toml"} <= {"__init__.py", "README.md", "__pycache__"}
+    files = sorted(p.stem for p in folder.glob("*.toml"))
+    assert len(files) >= 89  # as many as on 2026-12-07: a file lost from the folder fails here
+    assert builtin_names() == files

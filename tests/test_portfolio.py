@@ -69,8 +69,10 @@ def test_cp_sat_gets_its_seat_where_its_family_gives_it():
     for name in ("debutante", "debutante-fifo", "debutante-unlimited", "colorado"):
         shares = {p.name: p.share for p in parallel.parts({}, api.load_layout(name))}
         assert shares == {"dfs": None, "dfs-shaken": parallel.SHAKEN_SHARE, "cpsat": None}, name
-    for name in ("golf", "klondike", "grandfather"):
+    for name in ("golf", "grandfather"):
         assert all(p.share is None for p in parallel.parts({}, api.load_layout(name))), name
+    shares = {p.name: p.share for p in parallel.parts({}, api.load_layout("klondike"))}  # the win finder's seat
+    assert shares == {"dfs": None, "finder": parallel.FINDER_SHARE, "dfs-shaken": None, "cpsat": None}
 
 
 def test_the_shaken_part_gives_its_process_to_cp_sat_after_its_share(monkeypatch):

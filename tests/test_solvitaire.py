@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -180,15 +181,19 @@ def test_the_mersenne_twister_is_cs():
 
 
 # the card-schema layouts Solvitaire plays (the accordion and gaps families: tests/test_accordion.py, test_gaps.py)
+def solvitaire_rules(lay: Any) -> dict[str, Any] | None:
+    return families.family_of(lay).solvitaire_rules(lay)
+
+
 SOLVITAIRE_PLAYABLE = [n for n in builtin_names() if isinstance(api.load_layout(n), Layout)
-                       and solvitaire.layout_to_rules(api.load_layout(n)) is not None]
+                       and solvitaire_rules(api.load_layout(n)) is not None]
 
 
 def test_solvitaire_plays_the_layouts_it_should():
     assert {"freecell", "klondike", "canfield", "black-hole", "golf", "fan", "beleaguered-castle", "lucas",
             "chameleon", "forty-thieves", "bakers-dozen"} <= set(SOLVITAIRE_PLAYABLE)
     for name in ("debutante", "colorado", "twenty"):  # the debutante family: no Solvitaire game
-        assert solvitaire.layout_to_rules(api.load_layout(name)) is None
+        assert solvitaire_rules(api.load_layout(name)) is None
 
 
 @pytest.mark.parametrize("name", SOLVITAIRE_PLAYABLE)
@@ -197,7 +202,7 @@ def test_rules_there_and_back(name):
     single-card move: the same game, the supermove only a shortcut), and a deal written as
     Solvitaire's deal file reads back the same."""
     lay = api.load_layout(name)
-    rules = solvitaire.layout_to_rules(lay)
+    rules = families.family_of(lay).solvitaire_rules(lay)
     back = solvitaire.rules_to_layout(json.loads(json.dumps(rules)), "x.json", name)
     want = rule_values(lay)
     if want["tableau.moves"] == "supermove":
@@ -278,6 +283,16 @@ def test_the_command_line_reads_rules_and_deal_files(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "[stock][deal type] = 'hole'" in bad.stderr
     both = run("show", "freecell", "--rules", str(rules))
     assert both.returncode == 2 and "one of them" in both.stderr
+
+
+def test_a_family_solvitaire_plays_no_game_of_is_refused_by_name():
+    """The family answers (``GameFamily.peers``): the debutante family and the peg boards have no
+    Solvitaire game, so ``deal --solvitaire`` refuses them in one line naming the family."""
+    for layout, family in (("debutante", "reserve"), ("english-33", "peg")):
+        done = run("deal", layout, "--seed", "1", "--solvitaire") if family != "peg" else run(
+            "deal", layout, "--solvitaire")
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.strip() == f"patience: error: --solvitaire: Solvitaire plays no game of the {family} family"
 
 
 def test_set_changes_the_layout_a_rules_file_maps_to():

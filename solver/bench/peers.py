@@ -16,7 +16,7 @@ Both play the FreeCell family only.
 
 - ``solvitaire``: Blake and Gent's Solvitaire, built from its public source
   (``benchmarks/peers.md``), one process per deal: it plays every layout whose rules it has
-  (``solvitaire.layout_to_rules``), given as its rules file (``--custom-rules``) and the deal as
+  (the family's ``solvitaire_rules``), given as its rules file (``--custom-rules``) and the deal as
   its deal file; its seconds are the process's CPU time.
 - ``black-hole-solver``: Shlomi Fish's solver of Black Hole and Golf (PySolFC's rules), built from
   its public source, one process per deal.
@@ -54,7 +54,8 @@ from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from .. import moves
-from ..layout import Layout
+from ..families import family_of
+from ..layout import DEFAULT_SUITS
 from ..limits import Limits
 
 _VERDICTS = {
@@ -109,8 +110,6 @@ class Peer(ABC):
 
     def board(self, layout: Any, deal: Any) -> str:
         """The deal as the peer reads it (by default fc-solve's board format)."""
-        from ..families import family_of
-
         return family_of(layout).deal_to_board(layout, deal)
 
 
@@ -140,7 +139,7 @@ def fc_solve_options(layout: Any) -> list[str] | None:
     """fc-solve's game options for ``layout``, or None when fc-solve cannot play it:
     the FreeCell family only (tableau columns built down, cells, foundations from the ace up;
     no stock, reserve, hole, face-down cards, preset or removable foundations; a whole deck)."""
-    if not isinstance(layout, Layout) or layout.family != "tableau" or layout.reserve.count:
+    if "fc-solve" not in family_of(layout).peers or layout.reserve.count or layout.suits != DEFAULT_SUITS:
         return None
     tab = layout.tableau
     found = layout.foundations
@@ -510,9 +509,7 @@ class Solvitaire(Peer):
     install = "build it from its public source (benchmarks/peers.md), then put it on PATH or give --peer-path"
 
     def options(self, layout: Any) -> list[str] | None:
-        from ..solvitaire import layout_to_rules
-
-        rules = layout_to_rules(layout)
+        rules = family_of(layout).solvitaire_rules(layout)
         cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
         if rules is None or (cells is not None and 0 < cells.deal < cells.count):
             return None  # (its deal file reads every cell as a card: no partly filled cells)
@@ -525,9 +522,7 @@ class Solvitaire(Peer):
         return program_version(where)
 
     def board(self, layout: Any, deal: Any) -> str:
-        from ..solvitaire import deal_to_json
-
-        return json.dumps(deal_to_json(layout, deal))
+        return json.dumps(family_of(layout).solvitaire_deal(layout, deal))
 
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
         rules = options[options.index("--custom-rules") + 1]
@@ -590,7 +585,8 @@ def black_hole_solver_options(layout: Any) -> list[str] | None:
     ranks wrapping; Golf's 7 columns of five, the stock turned onto the hole, no wrapping, a queen
     going on a king (without ``--queens-on-kings`` the solver refuses that move, and "loses" about
     half the deals our search wins: measured on seeds 1..200, 49 disagreements)."""
-    if not isinstance(layout, Layout) or layout.family != "hole" or layout.max_rank != 13 or layout.decks != 1:
+    if ("black-hole-solver" not in family_of(layout).peers or layout.max_rank != 13 or layout.decks != 1
+            or layout.suits != DEFAULT_SUITS):
         return None
     hole, t, turn = layout.hole, layout.tableau, layout.stock.turn
     assert hole is not None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, SeedError
 from ..families import family_of
-from ..options import add_layout, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
+from ..options import add_layout, add_settings, layout_arg, nonnegative_int, positive_int, positive_workers, random_seed
 from ..result import EXIT_BAD_INPUT, EXIT_INTERNAL
 from .solve import add_core, add_limits, engine_options, engines_epilog, limits_from
 
@@ -63,15 +63,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=run_batch)
 
-    p = sub.add_parser("report", help="print the summary of a stored batch, or export its rows",
+    p = sub.add_parser("report", help="print the summary of a stored batch, its rows, or its winnable seeds",
                        description="Print the summary of a database written by `patience batch` (per engine and "
-                                   "rules: counts, win rate and its interval, times), or every row as CSV.")
+                                   "rules: counts, win rate and its interval, times), every row as CSV, or "
+                                   "(--winnable) the seeds it proved winnable.")
     p.add_argument("db", metavar="DB", help="a SQLite file written by `patience batch`")
     p.add_argument("--engine", help="only this engine's rows")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print the summaries as a JSON list")
     g.add_argument("--csv", action="store_true",
                    help="print every row as CSV (the full result JSON stays in the database)")
+    g.add_argument("--winnable", action="store_true",
+                   help="print the seeds proved won (one layout and engine: see --layout, --engine), "
+                        "in the form --format names")
+    p.add_argument("--format", choices=("text", "pysolfc", "json"), default=None,
+                   help="with --winnable: text (default; one seed a line), pysolfc (a Python module like "
+                        "PySolFC's list of solvable seeds; only where seed N is PySolFC's game number N) or "
+                        "json (each seed with its nodes and seconds to the first win and a tier: easy, medium, "
+                        "hard by thirds of the nodes)")
+    p.add_argument("--layout", metavar="LAYOUT",
+                   help="with --winnable: the layout to list, in a database of several; also the layout (a name "
+                        "or a .toml file) whose rules the batch played, where --format pysolfc or --verify need "
+                        "them and the database's layout name is not a built-in layout's")
+    add_settings(p, example="--set deal.generator=pysolfc")
+    p.add_argument("--seeds", metavar="SPEC", help="with --winnable: only these seeds and ranges, e.g. 32000-32999")
+    p.add_argument("--verify", action="store_true",
+                   help="with --winnable: replay every listed seed's stored solution with the referee first "
+                        "(the batch already did as it stored it)")
     p.set_defaults(handler=run_report)
 
 
@@ -215,7 +233,18 @@ def stored_note(progress: batch.Progress, store: batch.Store) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from .. import batch
 
+    if not args.winnable:
+        for given, option in ((args.format is not None, "--format"), (args.layout is not None, "--layout"),
+                              (args.verify, "--verify"), (bool(args.settings), "--set"),
+                              (args.seeds is not None, "--seeds")):
+            if given:
+                raise InputError(f"{option}: only with --winnable")
     conn, meta = batch.open_report(args.db)
+    if args.winnable:
+        try:
+            return run_winnable(args, conn, meta)
+        finally:
+            conn.close()
     try:
         if args.csv:
             import csv
@@ -236,4 +265,61 @@ def run_report(args: argparse.Namespace) -> int:
     else:
         print(f"{args.db}: no deals stored yet ({meta['layout']}, rules version {meta['rules_version']}, "
               f"rules fingerprint {meta.get('fingerprint', '-')})")
+    return 0
+
+
+def run_winnable(args: argparse.Namespace, conn: Any, meta: dict[str, str]) -> int:
+    """``patience report DB --winnable``: the seeds proved won, as text, a PySolFC module or JSON."""
+    from .. import api, batch
+    from .. import batch_winnable as winnable
+    from ..layout import Layout
+    from ..shuffles import words
+
+    fmt = args.format or "text"
+    strict = fmt == "pysolfc" or args.verify  # these need to know which deals the seeds are
+    name = args.layout
+    if name is not None and name not in winnable.layout_names(conn):  # a layout file: its rows go by its name
+        try:
+            name = api.load_layout(name, None, args.settings).name
+        except InputError:
+            pass  # read() says that the database holds no such layout
+    seeds = batch.parse_seeds(args.seeds) if args.seeds is not None else None
+    wl = winnable.read(conn, meta, args.db, name, args.engine, seeds)
+    layout = None
+    if fmt != "text" or args.verify:  # the layout the rows name (--layout, --set), if it has their rules
+        try:
+            layout = api.load_layout(args.layout or wl.layout, wl.max_rank if wl.max_rank != 13 else None,
+                                     args.settings)
+        except InputError as e:
+            if strict:
+                raise InputError(f"{args.db}: its layout {wl.layout!r} does not load here ({e}): cannot tell "
+                                 "which deals its seeds are; give the layout file with --layout") from None
+        if layout is not None:
+            try:
+                winnable.same_rules(wl, layout, args.db)
+            except InputError:
+                if strict:
+                    raise
+                layout = None
+    numbering = words(layout) if isinstance(layout, Layout) else None
+    if fmt == "pysolfc":
+        assert layout is not None
+        problem = winnable.pysolfc_numbering(layout, wl.covered)
+        if problem is not None:
+            raise InputError(f"--format pysolfc: {problem}")
+    replayed = None
+    if args.verify:
+        assert layout is not None
+        replayed = winnable.verify(conn, wl, layout, api.verify)
+    if fmt == "text":
+        print(winnable.as_text(wl), end="")
+    elif fmt == "pysolfc":
+        assert isinstance(layout, Layout) and numbering is not None
+        print(winnable.as_pysolfc(wl, f"PySolFC's {layout.deal.pysolfc_game}", numbering[0].upper() + numbering[1:],
+                                  args.settings), end="")
+    else:
+        print(winnable.as_json(wl, numbering, replayed, args.settings if layout is not None else ()), end="")
+    if replayed is not None:
+        print(f"patience: replayed the stored solutions of {replayed} seeds with the referee: every one wins",
+              file=sys.stderr)
     return 0

@@ -77,13 +77,11 @@ def run_deal(args: argparse.Namespace) -> int:
     elif args.json:
         text = json.dumps(shown_as.to_json())
     elif args.solvitaire:
-        from ..solvitaire import deal_to_json
-
-        if layout.family not in ("tableau", "hole", "accordion", "gaps"):
-            raise InputError(f"--solvitaire: Solvitaire plays no game of the {layout.family} family")
+        if "solvitaire" not in family.peers:
+            raise InputError(f"--solvitaire: Solvitaire plays no game of the {family.name} family")
         if not shown_as.is_deal:
             raise InputError("--solvitaire: Solvitaire's deal files hold deals, not positions part-way through a game")
-        text = json.dumps(deal_to_json(layout, deal), indent=1)
+        text = json.dumps(family.solvitaire_deal(layout, deal), indent=1)
     elif args.board:
         if not shown_as.is_deal:
             raise InputError("--board: the board format holds deals, not positions part-way through a game; "

@@ -77,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_verify)
 
 
-# `patience solve`'s engine: one deal on every core (README, "Engines: one process or several").
+# `patience solve`'s engine: one deal on every core (docs/engines-and-proofs.md, "Engines: one process or several").
 DEFAULT_ENGINE = "portfolio"
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import deal as deals
 from .. import moves
+from ..families import family_of
 
 SUITS = "CDHS"
 
@@ -57,13 +58,13 @@ class Step:
 
 
 def is_peg(layout: Any) -> bool:
-    """Peg boards: a board of holes, no cards."""
-    return bool(layout.family == "peg")
+    """Peg boards: a board of holes, no cards (the family's picture)."""
+    return family_of(layout).picture == "pegs"
 
 
 def is_spread(layout: Any) -> bool:
     """The families with a layout of their own (Accordion's row, Gaps' grid): they name their stacks."""
-    return layout.family in ("accordion", "gaps")
+    return family_of(layout).own_stacks
 
 
 def stack_names(layout: Any) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families import family_of
 from .glyphs import RANKS, SUIT_TEXT, SUITS, H, W, num, text, use
 from .replay import Step, Table, stack_names
 
@@ -77,19 +78,20 @@ def column_height(table: Table, stack: str) -> float:
 
 def plan(layout: Any, tables: list[Table], top: float = 0) -> Plan:
     """The plan of a card layout for ``tables`` (its positions), starting ``top`` units down."""
-    if layout.family == "accordion":
+    picture = family_of(layout).picture
+    if picture == "row":
         return _row_plan(layout, top)
-    if layout.family == "gaps":
+    if picture == "grid":
         return _grid_plan(layout, top)
     tall = {s: max(column_height(t, s) for t in tables) for s in stack_names(layout)}
-    if layout.family == "reserve":
+    if picture == "reserve":
         return _reserve_plan(layout, tall, top)
     return _tableau_plan(layout, tall, top)
 
 
 def _ghost(index: int, layout: Any) -> tuple[str, bool]:
     """The empty foundation's label: its base card where the layout fixes it, else its suit."""
-    suit = SUITS[index % 4]
+    suit = getattr(layout, "suits", SUITS)[index % 4]  # (a pack of fewer suits: its own)
     base = layout.foundations.rows[index // 4].base
     rank = "" if base == 0 else RANKS[(layout.max_rank if base == 13 else base) - 1]
     return rank.replace("T", "10") + SUIT_TEXT[suit], suit in "DH"

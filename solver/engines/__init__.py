@@ -2,6 +2,7 @@
 
 - ``dfs``: depth-first search with a transposition table over the family's position.
 - ``cpsat``: the family's CP-SAT model, solved by OR-Tools.
+- ``finder``: a beam search ordered by the family's evaluation that only ever reports wins.
 - ``both``: both, checked against each other.
 - ``auto``: a portfolio in one process: a short DFS, then CP-SAT, then the DFS.
 - ``portfolio``: DFS orderings and CP-SAT in separate processes at once; the first proof decides.
@@ -21,18 +22,19 @@ from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
 from .dfs import run_dfs
+from .finder import run_finder
 from .minimax import run_minimax
 from .parallel import run_portfolio
 from .portfolio import run_auto, run_both
 
 Engine = Callable[..., EngineRun]
 
-ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "both": run_both, "auto": run_auto,
-                              "portfolio": run_portfolio, "minimax": run_minimax}
+ENGINES: dict[str, Engine] = {"dfs": run_dfs, "cpsat": run_cpsat, "finder": run_finder, "both": run_both,
+                              "auto": run_auto, "portfolio": run_portfolio, "minimax": run_minimax}
 
 # The engines whose search runs on a core (they take the ``core`` option, see ``core.CORES``);
 # CP-SAT's search is OR-Tools' own.
-USES_CORE = frozenset({"dfs", "both", "auto", "portfolio"})
+USES_CORE = frozenset({"dfs", "finder", "both", "auto", "portfolio"})
 # The engines that run parts in processes of their own (they take the ``jobs`` option).
 USES_JOBS = frozenset({"portfolio"})
 
@@ -40,6 +42,8 @@ DESCRIPTIONS = {
     "dfs": "depth-first search with a transposition table, proved dominances and sound bounds (the default of "
            "batch and bench; one repeatable search)",
     "cpsat": "the game's CP-SAT model, solved by OR-Tools (lost only where the model is exact)",
+    "finder": "a beam search ordered by the game's evaluation (the win finder): reports only wins, never lost "
+              "(unknown when it finds none)",
     "both": "dfs and cpsat one after the other; exit 4 if one proves won and the other lost",
     "auto": "a portfolio in one process: a short dfs, then cpsat, then dfs for the rest of --timeout",
     "portfolio": "dfs, dfs with another shaken order, and cpsat where its model is exact, in separate processes "

@@ -4,11 +4,15 @@ proof decides.
 The parts (``parts``), in this order:
 
 1. ``dfs``: the DFS as the ``dfs`` engine runs it (restarts seeded by ``random_seed``, default 0);
-2. ``dfs-shaken``: the DFS with another restart seed (``random_seed + 1``) and a stronger shake
+2. ``finder``: the win finder (``finder``: a beam search ordered by the family's evaluation),
+   which only ever reports wins; by default only where the family gives it a seat
+   (``GameFamily.finder_seat``: measured to win deals the DFS leaves open).  While later parts
+   wait for a process it has ``FINDER_SHARE`` of the time limit, then gives its process to them;
+3. ``dfs-shaken``: the DFS with another restart seed (``random_seed + 1``) and a stronger shake
    of the move order (``SHAKEN_NOISE``): where the first part takes a bad early turn, this one
    likely takes another; and it learns from the start (``plain_nodes=0``, where the family
    learns: ``dfs``, "Learning"), where the first part searches millions of nodes without;
-3. ``cpsat``: CP-SAT with one search worker (``workers`` sets more), only where the family's
+4. ``cpsat``: CP-SAT with one search worker (``workers`` sets more), only where the family's
    model is exact for the layout, so that its ``lost`` is a proof: elsewhere ``cpsat_model``
    refuses, and the part gives its place to the next at once (asked in the part's process:
    the question imports OR-Tools, which takes seconds).
@@ -66,10 +70,12 @@ from ..limits import Limits
 from ..result import EngineRun
 from .cpsat import run_cpsat
 from .dfs import run_dfs
+from .finder import run_finder
 from .portfolio import Disagreement, decided_stats, part_summary
 
 SHAKEN_NOISE = 0.3  # the ``dfs-shaken`` part's restart noise (the ``dfs`` engine's is 0.08)
 SHAKEN_SHARE = 0.2  # its share of the time where CP-SAT has a seat and waits (the module text)
+FINDER_SHARE = 0.5  # the win finder's share of the time while later parts wait (the module text)
 POLL = 0.05  # seconds between two looks of the in-process part at the other parts' news
 START_AFTER = 0.1  # seconds of the in-process part before the other parts start (most deals take less)
 GRACE = 1.0  # seconds a part may overrun the timeout before it is stopped
@@ -91,7 +97,7 @@ class Part:
     share: float | None = None  # of the time limit, while later parts wait for a process
 
 
-ENGINES = {"dfs": run_dfs, "cpsat": run_cpsat}
+ENGINES = {"dfs": run_dfs, "cpsat": run_cpsat, "finder": run_finder}
 
 
 def cores() -> int:
@@ -118,7 +124,7 @@ def die_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-PARTS = ("dfs", "dfs-shaken", "cpsat")  # every part, in the order they start
+PARTS = ("dfs", "finder", "dfs-shaken", "cpsat")  # every part, in the order they start
 
 
 def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part]:
@@ -135,6 +141,8 @@ def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part
              "dfs-shaken": Part("dfs-shaken", "dfs",
                                 {**dfs_options, "random_seed": seed + 1, "restart_noise": SHAKEN_NOISE,
                                  "plain_nodes": 0}, share=SHAKEN_SHARE if seated else None),
+             "finder": Part("finder", "finder", {k: v for k, v in options.items() if k == "core"},
+                            share=FINDER_SHARE),
              "cpsat": Part("cpsat", "cpsat", cpsat_options)}
     names = options.get("parts") or PARTS
     if not names or any(n not in every for n in names) or len(set(names)) < len(names) \
@@ -142,7 +150,10 @@ def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part
         raise UnsupportedError(f"portfolio parts {', '.join(map(str, names))}: expected distinct names of "
                                f"{', '.join(PARTS)}, the first a dfs (it runs in this process, and stops when "
                                "another part proves the deal)")
-    return [every[n] for n in names]
+    chosen = [every[n] for n in names]
+    if layout is not None and not options.get("parts") and not family_of(layout).finder_seat(layout):
+        chosen = [p for p in chosen if p.name != "finder"]  # asked here: the question is cheap
+    return chosen
 
 
 class _Proved(Exception):

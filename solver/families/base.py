@@ -144,6 +144,22 @@ def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
     return solution
 
 
+class Evaluation(Protocol):
+    """What the win finder (``solver.engines.finder``) asks of a family, per position: ``rate``
+    gives its bucket (positions of different buckets do not compete for the beam's places: say,
+    rows left to deal) and its score (lower is more promising).  It only orders the beam, so it
+    needs no proof: a bad one costs time, never a wrong answer (the finder reports only wins, and
+    the referee replays them)."""
+
+    WIDTH: int  # positions kept per bucket at the finder's first run
+
+    def rate(self, pos: Any) -> tuple[int, int]: ...
+
+    def focus(self, pos: Any, on: bool) -> None:
+        """With ``on``, narrow the position's moves to those the finder tries (a subset of the
+        legal moves, so its wins stay wins); ``False`` gives the position all its moves back."""
+
+
 # What a model's solve gives: verdict, reason, the moves of a win, statistics.
 Solved = tuple[Verdict, str | None, list[dict[str, Any]] | None, dict[str, Any]]
 
@@ -236,6 +252,16 @@ class GameFamily(ABC):
     default_engine: ClassVar[str] = "dfs"
     drawn: ClassVar[bool] = True  # the pictures (deal --svg, view) draw its deals and positions
     verdicts: ClassVar[tuple[str, ...]] = ("won", "lost", "unknown")
+    # How the pictures (``solver.draw``) lay out its table: "tableau" (foundations above the columns;
+    # the hole over its fans), "reserve" (the debutante family's rows around the reserve), "row" (a row
+    # of piles), "grid" (a grid of places), "pegs" (a board of holes, replayed as the holes filled).
+    picture: ClassVar[str] = "tableau"
+    # Its layouts name their own stacks (``layout.stack_names()``), and the pictures replay a move
+    # onto them as it lies, with no space filled after it (Accordion's row, Gaps' grid).
+    own_stacks: ClassVar[bool] = False
+    # The peer solvers (``solver.bench.peers``: "fc-solve", "black-hole-solver", "solvitaire") that
+    # play some games of this family; each peer's options say which of them, from the layout's rules.
+    peers: ClassVar[tuple[str, ...]] = ()
 
     # -- layouts
 
@@ -298,6 +324,18 @@ class GameFamily(ABC):
         """Whether CP-SAT takes the portfolio's second seat on ``layout``, ahead of the shaken DFS
         (``engines/parallel.py``): only where the family's model is exact and measured to decide
         deals the DFS leaves open.  Answered without importing OR-Tools (the first part waits on it)."""
+        return False
+
+    def evaluation(self, layout: Any) -> Evaluation:
+        """The win finder's evaluation for ``layout`` (``solver.engines.finder``): how promising a
+        position of the family's start position class is; ``UnsupportedError`` where the family
+        has none (the finder then does not play the layout)."""
+        raise UnsupportedError(f"the {self.name} family has no evaluation for the win finder")
+
+    def finder_seat(self, layout: Any) -> bool:
+        """Whether the win finder takes a seat in the portfolio on ``layout`` by default
+        (``engines/parallel.py``): only where the family's evaluation is measured to win deals
+        the DFS leaves open."""
         return False
 
     def cpsat_model(self, layout: Any) -> type[Model]:
@@ -396,6 +434,16 @@ class GameFamily(ABC):
             if problem:
                 raise InputError(f"{where}[{i}]: {problem}")
         return game.position()
+
+    # -- Solvitaire's files (``solver.solvitaire``), for the families it plays ("solvitaire" in ``peers``)
+
+    def solvitaire_rules(self, layout: Any) -> dict[str, Any] | None:
+        """Solvitaire's rules for ``layout``, or None when Solvitaire cannot play it."""
+        return None
+
+    def solvitaire_deal(self, layout: Any, deal: Any) -> dict[str, Any]:
+        """Solvitaire's deal file for ``deal`` (``patience deal --solvitaire``)."""
+        raise UnsupportedError(f"layout {layout.name!r}: Solvitaire plays no game of the {self.name} family")
 
     def format_solution(self, layout: Any, result: Result) -> str | None:
         """The moves of a won result drawn the family's own way, or None for the plain list."""

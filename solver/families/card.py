@@ -56,6 +56,11 @@ class CardFamily(GameFamily):
     def deal_to_board(self, layout: Layout, deal: Deal) -> str:
         return deals.to_board(deal, layout)
 
+    def solvitaire_deal(self, layout: Layout, deal: Deal) -> dict[str, Any]:
+        if "solvitaire" not in self.peers:
+            return super().solvitaire_deal(layout, deal)
+        return solvitaire.deal_to_json(layout, deal)
+
     # -- positions: ``solver.positions.Snapshot``
 
     def position_of_deal(self, layout: Layout, deal: Deal) -> Snapshot:

@@ -67,6 +67,10 @@ class SpreadLayout(Protocol):
 
     def from_solvitaire(self, obj: dict[str, Any], where: str) -> Deal: ...
 
+    def to_solvitaire(self, deal: Deal) -> dict[str, Any]: ...
+
+    def solvitaire_rules(self) -> dict[str, Any] | None: ...
+
     def start_position(self, deal: Deal) -> Position: ...
 
     def referee(self, deal: Deal) -> Referee: ...
@@ -115,6 +119,8 @@ class SpreadFamily(GameFamily):
     type and position is the layout's own (the manner of the peg family's ``PegLayout``)."""
 
     shuffled: ClassVar[bool] = True
+    own_stacks: ClassVar[bool] = True
+    peers: ClassVar[tuple[str, ...]] = ("solvitaire",)
 
     def describe(self, layout: SpreadLayout) -> str:
         return layout.describe()
@@ -181,6 +187,13 @@ class SpreadFamily(GameFamily):
 
     def replay(self, layout: SpreadLayout, deal: Deal, solution: list[dict[str, Any]]) -> str | None:
         return replay_moves(layout.referee(deal), solution)
+
+    def solvitaire_rules(self, layout: SpreadLayout) -> dict[str, Any] | None:
+        rules = layout.solvitaire_rules()
+        return None if rules is None else dict(rules)
+
+    def solvitaire_deal(self, layout: SpreadLayout, deal: Deal) -> dict[str, Any]:
+        return dict(layout.to_solvitaire(deal))
 
 
 def listing_lines(text: str, where: str, names: list[str], example: str) -> dict[str, tuple[int, list[str]]]:

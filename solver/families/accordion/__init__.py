@@ -16,6 +16,7 @@ from ..spread import SpreadFamily
 
 class AccordionFamily(SpreadFamily):
     name: ClassVar[str] = "accordion"
+    picture: ClassVar[str] = "row"
 
     @property
     def layout_type(self) -> type:  # type: ignore[override]

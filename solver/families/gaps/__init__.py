@@ -16,6 +16,7 @@ from ..spread import SpreadFamily
 
 class GapsFamily(SpreadFamily):
     name: ClassVar[str] = "gaps"
+    picture: ClassVar[str] = "grid"
 
     @property
     def layout_type(self) -> type:  # type: ignore[override]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ... import solvitaire
 from ...errors import UnsupportedError
 from ...layout import Layout
 from ..base import Model, Position, Referee
@@ -18,6 +19,10 @@ from ..card import CardFamily, Deal
 
 class HoleFamily(CardFamily):
     name: ClassVar[str] = "hole"
+    peers: ClassVar[tuple[str, ...]] = ("black-hole-solver", "solvitaire")
+
+    def solvitaire_rules(self, layout: Layout) -> dict[str, Any] | None:
+        return solvitaire.hole_rules(layout)
 
     def start_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import HolePosition

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the board code loads when a board layout is read, not with 
 class PegFamily(GameFamily):
     name: ClassVar[str] = "peg"
     shuffled: ClassVar[bool] = False  # one start position: a run needs no seed
+    picture: ClassVar[str] = "pegs"
 
     @property
     def layout_type(self) -> type:  # type: ignore[override]

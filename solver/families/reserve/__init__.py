@@ -7,6 +7,7 @@ Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
   every turned card at once.
+- ``evaluate``: the win finder's evaluation of a position (``solver.engines.finder``).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Any, ClassVar
 
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position, Referee
+from ..base import Evaluation, Model, Position, Referee
 from ..card import CardFamily, Deal
 from .rules import grid_supported
 
 
 class ReserveFamily(CardFamily):
     name: ClassVar[str] = "reserve"
+    picture: ClassVar[str] = "reserve"
 
     def start_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import ReservePosition
@@ -51,6 +53,13 @@ class ReserveFamily(CardFamily):
         one position from any of its starts.
         """
         return not (layout.stock.turn == "waste" and layout.stock.redeals < 0) and layout.reserve.gaps != "any-top"
+
+    def evaluation(self, layout: Layout) -> Evaluation:
+        """No seat in the portfolio (``finder_seat``): measured, the finder won none of 9 of the
+        debutante deals the portfolio left open at 60 s (15 s each); ``--engine finder`` runs it."""
+        from .evaluate import ReserveEvaluation
+
+        return ReserveEvaluation()
 
     def cpsat_seat(self, layout: Layout) -> bool:
         """The grid model's layouts: it wins tight deals the DFS leaves open (ground truth,

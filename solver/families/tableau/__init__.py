@@ -6,20 +6,26 @@
   Its moves are codes of the move table, ``solver/moves.py``.
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model of the open games (no stock, no face-down cards).
+- ``evaluate``: the win finder's evaluation of a position (``solver.engines.finder``).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ... import solvitaire
 from ...errors import UnsupportedError
 from ...layout import Layout
-from ..base import Model, Position, Referee
+from ..base import Evaluation, Model, Position, Referee
 from ..card import CardFamily, Deal
 
 
 class TableauFamily(CardFamily):
     name: ClassVar[str] = "tableau"
+    peers: ClassVar[tuple[str, ...]] = ("fc-solve", "solvitaire")
+
+    def solvitaire_rules(self, layout: Layout) -> dict[str, Any] | None:
+        return solvitaire.tableau_rules(layout)
 
     def start_position(self, layout: Layout, deal: Deal) -> Position:
         from .position import TableauPosition
@@ -32,6 +38,16 @@ class TableauFamily(CardFamily):
         if not COMPILED:
             raise UnsupportedError("the tableau family's position is not compiled (it runs interpreted)")
         return TableauPosition(layout, deal)
+
+    def evaluation(self, layout: Layout) -> Evaluation:
+        from .evaluate import TableauEvaluation
+
+        return TableauEvaluation(layout.tableau.count)
+
+    def finder_seat(self, layout: Layout) -> bool:
+        """Every tableau layout: the finder wins deep deals (Spider with runs going home, Forty
+        Thieves) that the DFS leaves open (``benchmarks/results/finder-*``)."""
+        return True
 
     def cpsat_model(self, layout: Layout) -> type[Model]:
         from .model import TableauModel

@@ -14,20 +14,24 @@ foundations are built up in suit from the ace (one per suit and row, two rows wi
 with the aces placed before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
-``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose top card is
-playable, with ``stock.redeals`` turns of the waste back into the stock. Canfield's pieces: a
-foundation base taken from the deal (``base = "deal"``, its rank starts every foundation,
-``foundations.wrap``: the ace follows the king), columns built in the foundations' rank order or
-all the way round (``tableau.wrap``), and one reserve pile whose top card plays to the
-foundations and columns and, with ``spaces = "reserve-then-any"``, fills an emptied column at
-once; with ``"reserve-then-waste"`` (Solvitaire's ``auto-reserve-then-waste``, as its solver
-plays it) too, and once the reserve is empty, while a column is empty, only the waste's card
-goes onto a column (``waste_only``).  With ``spaces = "waste-then-stock"`` (Solvitaire's
-``auto-waste-then-stock``) an emptied column is filled at once with the waste's top card, or the
-stock's next when the waste is empty; then turning matters by itself (which card fills the next
-space), so a turn alone is a move.  Several reserve piles of one card each (Flower Garden,
-King Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the
-columns, a space the layout's spaces rule allows or a free cell; nothing is put into them.
+``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
+top card is playable, with ``stock.redeals`` turns of the waste back into the stock;
+``"deal-row"`` deals a row, one card onto every column, and ``"deal-row-no-spaces"`` the same
+only while no column is empty (PySolFC's Spider).  A pack of fewer suits (``Layout.suits``,
+PySolFC's one- and two-suit Spider) gives each foundation its suit (``fsuit``).
+Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its rank starts
+every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
+foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
+top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``,
+fills an emptied column at once; with ``"reserve-then-waste"`` (Solvitaire's
+``auto-reserve-then-waste``, as its solver plays it) too, and once the reserve is empty, while a
+column is empty, only the waste's card goes onto a column (``waste_only``).  With ``spaces =
+"waste-then-stock"`` (Solvitaire's ``auto-waste-then-stock``) an emptied column is filled at
+once with the waste's top card, or the stock's next when the waste is empty; then turning
+matters by itself (which card fills the next space), so a turn alone is a move.  Several
+reserve piles of one card each (Flower Garden, King Albert, Raglan, Northwest Territory,
+Duchess): each card plays to the foundations, the columns, a space the layout's spaces rule
+allows or a free cell; nothing is put into them.
 
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
 rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
@@ -107,14 +111,14 @@ COMPILED = cython.compiled  # this module was compiled (the compiled DFS can dri
 
 # The rules this position plays; any other rule value is refused (``Reads``).
 READS = Reads("the tableau family's DFS position", {
-    "decks": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
+    "decks": None, "suits": None, "foundations.rows": lambda rows: all(base in (0, 1) and d == 1 for base, d in rows),
     "foundations.preset": None, "foundations.removable": None, "foundations.wrap": None,
     "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None,
     "tableau.moves": {"single", "sequence", "supermove", "suit-sequence", "whole-pile"}, "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
-    "stock.turn": {"waste", "deal-row", "none"}, "stock.deal_count": None, "stock.redeals": None,
+    "stock.turn": {"waste", "deal-row", "deal-row-no-spaces", "none"}, "stock.deal_count": None, "stock.redeals": None,
     "foundations.takes": {"card", "suit", "column"},
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
@@ -126,7 +130,7 @@ READS = Reads("the tableau family's DFS position", {
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
      "whole suits to the foundations (foundations.takes) only from the ace, with columns built in plain rank order "
      "and foundations that keep their cards"),
-    (lambda lay: lay.stock.turn != "deal-row" or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
+    (lambda lay: not lay.stock.turn.startswith("deal-row") or (lay.stock.redeals == 0 and lay.stock.deal_count == 1),
      "a stock dealt in rows onto the columns with no redeal (stock.redeals = 0, stock.deal_count = 1)"),
 ))
 
@@ -413,9 +417,11 @@ class TableauPosition(CorePosition):
     break_w: cython.int  # BREAK_W with groups of one suit (``ranked``), else 0
     root_w: cython.int  # ROOT_W with groups of one suit, else 0
     narrow: cython.bint  # only the moves ``set_narrow`` names (a search that can only win)
+    beam: cython.bint  # only the moves ``set_beam`` names (the win finder's)
     blocked_bound: cython.bint
     takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
     rowdeal: cython.bint  # the stock deals rows onto the columns
+    rows_need_full: cython.bint  # ... only while no column is empty (``deal-row-no-spaces``)
     fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
     gfits: cython.uchar[2704]  # ... and b on a moves with a in a group (suit-sequence: in suit too)
     space_ok: cython.uchar[52]  # an empty column takes the card
@@ -424,6 +430,8 @@ class TableauPosition(CorePosition):
     under_n: cython.int[52]  # how many cards may go on the card ...
     under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
     over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
+    fsuit: cython.int[8]  # each foundation's suit (``Layout.foundation_suit``: f & 3 unless the pack has fewer suits)
+    few_suits: cython.bint  # a pack of fewer than four suits: more than two copies of a card
     suit_found_n: cython.int[4]  # the foundations of each suit ...
     suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
     leave: cython.int[8]  # LEAVES
@@ -531,7 +539,7 @@ class TableauPosition(CorePosition):
         extra = [s for s in at.stacks if at.stacks[s] and s not in known]
         if extra:
             raise DealError(f"layout {layout.name!r}: the deal has stacks this game lacks: {', '.join(sorted(extra))}")
-        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row")) or (
+        if (at.stacks.get("stock") and st.turn not in ("waste", "deal-row", "deal-row-no-spaces")) or (
                 at.stacks.get("waste") and st.turn != "waste"):
             raise UnsupportedError(f"layout {layout.name!r}: stock cards but stock.turn is not 'waste' or 'deal-row'")
 
@@ -552,7 +560,8 @@ class TableauPosition(CorePosition):
                 if not col and heel:
                     col.append(heel.pop())
         waste = stacks.get("waste", [])
-        self.rowdeal = st.turn == "deal-row"
+        self.rowdeal = st.turn in ("deal-row", "deal-row-no-spaces")
+        self.rows_need_full = st.turn == "deal-row-no-spaces"
         rows = list(reversed(stacks.get("stock", []))) if self.rowdeal else []  # the next card last
         ring = [] if self.rowdeal else waste + stacks.get("stock", [])
         self.nrs = len(rows)
@@ -586,6 +595,7 @@ class TableauPosition(CorePosition):
         self.break_w = BREAK_W if t.moves == "suit-sequence" else 0
         self.root_w = ROOT_W if t.moves == "suit-sequence" else 0
         self.narrow = False
+        self.beam = False
         self.to_foundation = t.to_foundation
         self.removable = fo.removable
         self.takes = TAKES[fo.takes]
@@ -598,7 +608,11 @@ class TableauPosition(CorePosition):
         self.under_n = [len(u) for u in rules.under]
         self.under = [u[x] if x < len(u) else 0 for u in rules.under for x in range(NCARD)]
         self.over_mask = [sum(1 << a for a in set(rules.over[c])) for c in range(NCARD)]
-        suit_found = [[f for f in range(nf) if f % 4 == s] for s in range(4)]
+        self.fsuit = [layout.foundation_suit(f) for f in range(nf)] + [0] * (MAXF - nf)
+        # A pack of fewer suits (PySolFC's one- and two-suit Spider) has up to eight copies of a
+        # card: ``safe`` and ``blocked`` count on two at most, so neither is used there.
+        self.few_suits = len(set(layout.suits)) < 4
+        suit_found = [[f for f in range(nf) if self.fsuit[f] == s] for s in range(4)]
         self.suit_found_n = [len(fs) for fs in suit_found]
         self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
         self.leave = LEAVES
@@ -607,7 +621,7 @@ class TableauPosition(CorePosition):
         # (nor single-card reserve piles: its proof does not list them).
         # (not with waste-then-stock: its proof knows no stock card filling a space)
         self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
-                              and not self.stock_spaces)
+                              and not self.few_suits and not self.stock_spaces)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
@@ -699,6 +713,19 @@ class TableauPosition(CorePosition):
     def row_code(self) -> cython.int:
         """The stock's next row: a card onto each column, fewer at the end."""
         return ROW_CODE | (min(self.nrs, self.nc) << COUNT_SHIFT)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def row_allowed(self) -> cython.bint:
+        """The stock may deal a row now: it has cards, and (``deal-row-no-spaces``) no column is empty."""
+        x: cython.int
+        if not self.nrs:
+            return False
+        if self.rows_need_full:
+            for x in range(self.nc):
+                if not self.h[x]:
+                    return False
+        return True
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -812,6 +839,13 @@ class TableauPosition(CorePosition):
         is not one of them.  The first rule (aces and twos) does not: a two takes an ace that
         may lie in the stock.  So while the stock still deals rows, a two is safe by the
         second rule only (an ace, taking nothing, by both).
+
+        A stock that deals no row while a column is empty (``deal-row-no-spaces``, PySolFC's
+        Spider) breaks the argument while rows are left: where the win has c alone in a column
+        (dealt there, or moved there into a space) and deals a row, P' has that column empty
+        and may not deal it (with one card on every other column and none to spare, P' can
+        deal no row at all).  So ``forced`` plays nothing while such a stock has rows left;
+        once it is empty the rule says nothing and the argument above holds as it stands.
         """
         x: cython.int
         b: cython.int
@@ -824,7 +858,7 @@ class TableauPosition(CorePosition):
             if self.autofill:
                 return False
             for x in range(self.nf):
-                if self.fh[x] < self.removable_need[c * 4 + (x & 3)]:
+                if self.fh[x] < self.removable_need[c * 4 + self.fsuit[x]]:
                     return False
             return True
         for x in range(self.under_n[c]):
@@ -985,7 +1019,7 @@ class TableauPosition(CorePosition):
             self.nheel -= 1
             card = self.heel[self.nheel]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
             self.fh[src - self.F] -= 1
             self.left += 1
         # put
@@ -1122,7 +1156,7 @@ class TableauPosition(CorePosition):
             self.cells[dst - nc] = -1
         else:
             top = self.fh[dst - self.F]
-            card = make_card(top, (dst - self.F) & 3)
+            card = make_card(top, self.fsuit[dst - self.F])
             self.fh[dst - self.F] -= n
             self.left += n
         # put back
@@ -1146,7 +1180,7 @@ class TableauPosition(CorePosition):
                     self.cols[src * 128 + self.h[src] + x] = self.cols[b + x]
             elif n > 1:  # a whole suit back from its foundation, the highest rank lowest
                 for x in range(n):
-                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, (dst - self.F) & 3)
+                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, self.fsuit[dst - self.F])
             else:
                 self.cols[src * 128 + self.h[src]] = card
             self.h[src] += n
@@ -1283,7 +1317,7 @@ class TableauPosition(CorePosition):
             self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
         for f in range(self.nf):
             for r in range(self.fh[f]):
-                self.b_home |= bit(r * 4 + (f & 3))
+                self.b_home |= bit(r * 4 + self.fsuit[f])
         for x in range(n):
             if self.b_above[x] < 0:
                 self.b_set_freed(x)
@@ -1453,6 +1487,10 @@ class TableauPosition(CorePosition):
         filling: cython.bint = ((self.autofill and (self.nheel > 0 or self.waste_spaces))
                                 or (self.stock_spaces and self.L > 0))
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
+            return -1
+        if self.rows_need_full and self.nrs:  # see safe: no proof while a space can stop a row
+            return -1
+        if self.few_suits:  # (more than two copies of a card: safe's proof counts two)
             return -1
         if self.to_foundation:
             for i in range(self.nc):
@@ -1646,7 +1684,7 @@ class TableauPosition(CorePosition):
         self.from_waste()
         self.from_reserve()
         self.from_foundations()
-        if self.nrs:
+        if self.row_allowed() and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
             self.add(DEAL_ROW, self.row_code())
         if self.stock_spaces:  # which card fills the next space depends on the turns: they are moves
             if self.wp < self.L:
@@ -1668,6 +1706,8 @@ class TableauPosition(CorePosition):
             self.pcode[n + x] = self.jcode[x]
         n += self.njoined
         sort_desc(self.psc, self.pcode, n)
+        if self.beam and n and self.psc[0] == SUIT_TO_FOUNDATION:
+            n = 1  # the finder sends a finished suit home at once (``set_beam``)
         for x in range(n):
             out[x] = self.pcode[x]
         return n
@@ -1712,7 +1752,7 @@ class TableauPosition(CorePosition):
         for x in range(self.nf):
             r = self.fh[x]
             if r < self.top and self.takes == TAKES_CARD:
-                self.need[make_card(r + 1, x & 3)] = 1
+                self.need[make_card(r + 1, self.fsuit[x])] = 1
         self.first_empty = -1
         for t in range(nc):
             if self.h[t]:
@@ -1788,15 +1828,18 @@ class TableauPosition(CorePosition):
                 lateral = self.lateral_only_with_use and h - n > d and self.gfits[self.cols[base + h - n - 1] * 52 + b]
                 for x in range(self.accept_n[b]):
                     j = self.accept[b * 20 + x]
-                    if j == i or (self.narrow and not self.gfits[self.cols[j * 128 + self.h[j] - 1] * 52 + b]
-                                  and (lateral or not (h - n == d or n == h))):
+                    if j == i:
+                        continue
+                    if not self.gfits[self.cols[j * 128 + self.h[j] - 1] * 52 + b] and (
+                            (self.beam and n < seq) or (self.narrow and (lateral or not (h - n == d or n == h)))):
                         continue
                     if lateral:
                         self.uses_after(i, j, n, COLUMN_TO_COLUMN + score)
                     else:
                         self.add(COLUMN_TO_COLUMN + score, plain_code(i, j, n, 0))
             if (self.first_empty >= 0 and (n < h or self.nrs) and self.space_ok[b] and n <= self.max_empty
-                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)):
+                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)
+                    and not (self.beam and n < min(seq, self.max_empty))):
                 self.to_spaces(COLUMN_TO_SPACE + score, i, n, 0)
         return 0
 
@@ -1806,7 +1849,7 @@ class TableauPosition(CorePosition):
         """The move of n cards from ``src`` into the first empty column; into each, while the
         stock deals rows (then the columns are not interchangeable: each gets its own stock card)."""
         e: cython.int
-        if not self.nrs:
+        if not self.nrs or self.beam:
             return self.add(score, plain_code(src, self.first_empty, n, place))
         for e in range(self.first_empty, self.nc):
             if not self.h[e] and e != src:
@@ -1897,7 +1940,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for f in range(self.nf):
                 if self.fh[f] >= 3:
-                    self.card_moves(make_card(self.fh[f], f & 3), self.F + f, D_FOUNDATION, 0, 0)
+                    self.card_moves(make_card(self.fh[f], self.fsuit[f]), self.F + f, D_FOUNDATION, 0, 0)
         return 0
 
     @cython.cfunc
@@ -1952,7 +1995,12 @@ class TableauPosition(CorePosition):
         group; but the group on the other column may complete a whole suit there, which goes
         home at once (that column, not p, is touched): a use (``SUIT_HOME``).  A stock dealt in
         rows: a row puts a card on p (p is the top of its column), so a row is a use of p
-        (``DEAL_USE``): before a row, the lateral move is needed only just before it.
+        (``DEAL_USE``): before a row, the lateral move is needed only just before it.  A row
+        only while no column is empty (``deal-row-no-spaces``): the lateral move and every
+        move the argument rearranges (the group, or p with it, leaving p's column instead of
+        q's) leave both columns as empty or not as the win had them (p and q stay under the
+        group's old and new places), so every row of the win stays legal where it is dealt;
+        the row as a use is offered only when it is legal (``row_allowed``).
         """
         p: cython.int
         f: cython.int
@@ -1974,7 +2022,7 @@ class TableauPosition(CorePosition):
                 self.add_joined(score, joined_code(i, j, n, HOME_USE, P_HOME))
         elif self.to_foundation and self.suit_home(j) >= 0:
             self.add_joined(score, joined_code(i, j, n, HOME_USE, SUIT_HOME))
-        if self.nrs:
+        if self.row_allowed():
             self.add_joined(score, joined_code(i, j, n, HOME_USE, DEAL_USE))
         for k in range(self.nc):
             if k == i:
@@ -1992,7 +2040,7 @@ class TableauPosition(CorePosition):
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
-                if r >= 3 and self.fits[p * 52 + make_card(r, g & 3)]:
+                if r >= 3 and self.fits[p * 52 + make_card(r, self.fsuit[g])]:
                     self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
         self.unprim()
         return 0
@@ -2098,7 +2146,7 @@ class TableauPosition(CorePosition):
             d -= CELL_W
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         if dst < nc:
             m = self.pref_min[dst * 129 + self.h[dst]]
             if not self.h[dst] and self.any_space:
@@ -2164,7 +2212,7 @@ class TableauPosition(CorePosition):
         elif src == self.R:
             card = self.heel[self.nheel - 1]
         else:
-            card = make_card(self.fh[src - self.F], (src - self.F) & 3)
+            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         return moves.contract(name(real[card]), self.stack_name(src), self.stack_name(dst), n)
 
     def state(self) -> tuple[Any, ...]:
@@ -2185,7 +2233,7 @@ class TableauPosition(CorePosition):
         stacks: dict[str, tuple[int, ...]] = {f"tableau:{i}": tuple(real[c] for c in col) for i, col in enumerate(cols)}
         stacks.update({f"cell:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[:self.ncell])})
         stacks.update({f"reserve:{j}": () if c < 0 else (real[c],) for j, c in enumerate(cells[self.ncell:])})
-        stacks.update({f"foundation:{f}": tuple(real[make_card(r, f & 3)] for r in range(1, h + 1))
+        stacks.update({f"foundation:{f}": tuple(real[make_card(r, self.fsuit[f])] for r in range(1, h + 1))
                        for f, h in enumerate(fh)})
         stacks.update({"waste": tuple(real[c] for c in ring[:wp]), "stock": tuple(real[c] for c in ring[wp:] + rows)})
         if self.has_heel:
@@ -2210,6 +2258,67 @@ class TableauPosition(CorePosition):
         are now left out."""
         self.narrow = on and self.break_w != 0
         return bool(self.narrow)
+
+    def measure(self) -> tuple[int, int, int, int, int, int, int, int, int]:
+        """The counts the win finder's evaluation weighs (``evaluate.py``), in one call:
+        face-down cards; breaks (face-up cards lying on a card they do not move with, ``gfits``:
+        each must move again before its column is in order); cards out of order (a lower rank
+        lies somewhere under them in their column); empty columns; occupied cells and single-card
+        reserve piles; cards home; cards still to deal or turn (stock, rows, the reserve); cards
+        of columns built from a king at the bottom, all face up and moving as one; cards on the
+        waste."""
+        down: cython.int = 0
+        breaks: cython.int = 0
+        disorder: cython.int = 0
+        empty: cython.int = 0
+        held: cython.int = 0
+        home: cython.int = 0
+        rooted: cython.int = 0
+        i: cython.int
+        x: cython.int
+        h: cython.int
+        m: cython.int
+        r: cython.int
+        base: cython.int
+        for i in range(self.nc):
+            h = self.h[i]
+            base = i * MAXH
+            if h == 0:
+                empty += 1
+                continue
+            down += self.down[i]
+            m = 99
+            for x in range(h):
+                r = self.cols[base + x] >> 2
+                if r > m:
+                    disorder += 1
+                else:
+                    m = r
+                if x > self.down[i] and not self.gfits[self.cols[base + x - 1] * NCARD + self.cols[base + x]]:
+                    breaks += 1
+            if self.down[i] == 0 and self.cols[base] >> 2 == self.top - 1:
+                x = 1
+                while x < h and self.gfits[self.cols[base + x - 1] * NCARD + self.cols[base + x]]:
+                    x += 1
+                rooted += x
+        for x in range(self.ncell + self.nres):
+            if self.cells[x] >= 0:
+                held += 1
+        for x in range(self.nf):
+            home += self.fh[x]
+        return down, breaks, disorder, empty, held, home, self.L - self.wp + self.nrs + self.nheel, rooted, self.wp
+
+    def set_beam(self, on: bool) -> bool:
+        """With ``on``, the win finder's moves (``evaluate.py``; KPat's Spider solver plays the same
+        restriction): with groups of one suit, a group that is only part of its column's top group
+        moves only onto a card it is built on in suit (breaking a suit only where it grows), and
+        into an empty column only whole; a group goes only into the first empty column, also while
+        rows are left to deal; no row is dealt while a column is empty and cards lie on the
+        table (KPat's solver's rule too); a finished suit that can go home is the only move.
+        A subset of the legal moves: a win found with them is a win, and
+        nothing else is claimed.  Whether moves are now left out."""
+        self.beam = on and self.break_w != 0
+        return bool(self.beam)
 
     def is_safe(self, card: int) -> bool:
         """``safe``, from Python: may ``card`` (renamed) go home now without losing a win?"""

@@ -17,7 +17,8 @@ The rules, read from the layout:
   column the group goes to; with ``whole-pile`` cards leave a column for another column only
   all of them together (a column's one card too).
 * A free cell holds one card.  A foundation takes the ace of its suit, then the next rank
-  of that suit (foundation i has suit ``CDHS[i % 4]``); with ``removable`` its top card may
+  of that suit (foundation i has suit ``CDHS[i % 4]``, or with a pack of fewer suits the pack's
+  (i % 4)-th suit, ``Layout.foundation_suit``); with ``removable`` its top card may
   come back to a column.  With ``takes = "suit"`` an empty foundation takes only a whole suit
   in one move: the 13 top cards of a column (as many as the ranks in play), face up, king
   lowest and ace on top, in its suit; with ``takes = "column"`` only when they are the whole
@@ -26,7 +27,8 @@ The rules, read from the layout:
   order; only the waste's last card plays.  When the stock is empty and a redeal is left,
   the waste turns back into the stock, its first card to turn first again.  With
   ``turn = "deal-row"`` the stock instead deals its next cards one onto each column, face
-  up, from the first column on (fewer at the end: onto the first columns), at any time.
+  up, from the first column on (fewer at the end: onto the first columns), at any time;
+  with ``turn = "deal-row-no-spaces"`` the same, but only while no column is empty.
 * Canfield's pieces.  With ``base = "deal"`` the card dealt to ``base`` starts the
   foundation of its suit and its rank starts every foundation; with ``foundations.wrap``
   the ace comes after the king.  ``tableau.wrap`` says which ranks are next to each other
@@ -109,6 +111,7 @@ class TableauGame:
             if deal.get(f"cell:{i}"):
                 self.cells[i] = _name(deal[f"cell:{i}"][0])
         self.foundations: list[list[str]] = [[] for _ in range(4 * len(layout.foundations.rows))]
+        self.found_suits = [SUITS[layout.foundation_suit(i)] for i in range(len(self.foundations))]
         self.stock = [_name(c) for c in deal.get("stock", [])]  # stock[0] turns next
         self.waste: list[str] = []
         self.redeals_left = self.stock_rules.redeals if self.stock_rules.redeals >= 0 else None  # None: no limit
@@ -140,7 +143,7 @@ class TableauGame:
         if preset:
             for i, pile in enumerate(self.foundations):
                 placed = [_name(c) for c in deal.get(f"foundation:{i}", [])]
-                if placed != ["A" + SUITS[i % 4]]:
+                if placed != ["A" + self.found_suits[i]]:
                     self.problem = f"foundation:{i} must start with its ace, placed before the deal"
                     return
                 pile.extend(placed)
@@ -300,11 +303,15 @@ class TableauGame:
     def _row(self, card: str, source: str, target: str, count: int, at: str) -> str | None:
         """The stock deals its next cards, one onto each column from the first, face up."""
         stock = self.stock
-        if self.stock_rules.turn != "deal-row" or target != "tableau":
+        if self.stock_rules.turn not in ("deal-row", "deal-row-no-spaces") or target != "tableau":
             return f"{at}: the stock does not deal rows onto {target} in this game"
         dealt = stock[:len(self.columns)]
         if not dealt:
             return f"{at}: the stock is empty"
+        if self.stock_rules.turn == "deal-row-no-spaces":
+            empty = [i for i, col in enumerate(self.columns) if not col]
+            if empty:
+                return f"{at}: no row is dealt while a column is empty (tableau:{empty[0]} is)"
         if card != dealt[0] or count != len(dealt):
             return f"{at}: the row deals {dealt[0]} and {len(dealt)} card(s), not {card} and {count}"
         del stock[:len(dealt)]
@@ -412,7 +419,7 @@ class TableauGame:
             if count != 1:
                 return f"{at}: a cell holds one card"
         elif found_to is not None and self.layout.foundations.takes != "card":
-            suit = SUITS[found_to % 4]
+            suit = self.found_suits[found_to]
             whole = [RANKS[r - 1] + suit for r in range(highest, 0, -1)]  # the king lowest
             if col_from is None or group != whole:
                 return f"{at}: {target} takes only the whole suit {whole[0]}..{whole[-1]} from a column"
@@ -426,7 +433,7 @@ class TableauGame:
             if col_from is not None and not tab.to_foundation:
                 return f"{at}: column cards do not go to the foundations in this game"
             pile = foundations[found_to]
-            suit = SUITS[found_to % 4]
+            suit = self.found_suits[found_to]
             if not pile:
                 want = RANKS[self.base_rank - 1] + suit
             elif len(pile) >= highest:
