@@ -32,18 +32,23 @@ TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
            "klondike", "klondike-draw-1", "canfield"]
 # Every built-in layout Solvitaire plays (its rules and its deal file say the game): its presets
 # (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
-SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "bakers-dozen", "bakers-game",
+SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american-toad", "bakers-dozen", "bakers-game",
               "beleaguered-castle", "black-hole", "british-canister", "canfield",
-              "canfield-partial-piles-restricted", "castles-of-spain", "chameleon", "delta-star", "duchess", "fan",
-              "flower-garden", "fore-cell-same-suit", "forecell", "forty-thieves", "free-cell-0-cell",
-              "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell", "free-cell-4-pile", "free-cell-5-pile",
+              "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "canfield-strict",
+              "castles-of-spain",
+              "chameleon", "delta-star", "duchess",
+              "east-haven", "fan", "flower-garden", "fore-cell", "fore-cell-same-suit", "forecell", "fortunes-favor",
+              "forty-thieves",
+              "free-cell", "free-cell-0-cell", "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell",
+              "free-cell-4-pile", "free-cell-5-pile",
               "free-cell-6-pile", "free-cell-7-pile", "freecell", "gaps-basic-variant", "gaps-one-deal", "gargantua",
               "gargantua-redeal", "golf", "king-albert", "klondike", "klondike-deal-1",
               "klondike-deal-1-partial-piles-restricted", "klondike-draw-1", "klondike-partial-piles-restricted",
-              "klondike-two-deck-9", "late-binding-solitaire", "limited", "lucas", "maria", "northwest-territory",
+              "klondike-reserve", "klondike-two-deck-9", "late-binding-solitaire", "limited", "lucas", "maria",
+              "northwest-territory",
               "northwest-territory-partial-piles-restricted", "one-cell", "raglan", "rank-and-file",
               "scotch-patience", "siegecraft", "somerset", "spanish-patience", "streets", "streets-and-alleys",
-              "stronghold", "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck", "worm-hole"]
+              "stronghold", "thirty", "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck", "worm-hole"]
 PEG_CENTRE = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]
 PEG_BOARDS = ["english-33", "french-37"]
 PEG_GOALS = ["vacated", "anywhere"]

@@ -86,7 +86,12 @@ def describe(layout: Layout) -> str:
         elif t.wrap == "cyclic":
             text += " Ranks go round: an ace takes a king."
         spaces = {"any": "any card", "kings": "only a king", "none": "nothing",
-                  "reserve-then-any": "the reserve's top card at once, or any card once the reserve is empty"}
+                  "reserve-then-any": "the reserve's top card at once, or any card once the reserve is empty",
+                  "reserve-then-waste": "the reserve's top card at once; once the reserve is empty, while a column "
+                                        "is empty only the waste's top card goes onto a column (into the space, "
+                                        "or onto a card)",
+                  "waste-then-stock": "the waste's top card at once, or the stock's next card when the waste is "
+                                      "empty; any card once both are empty"}
         text += f" An empty column takes {spaces[t.spaces]}."
         if moves.rule("tableau.moves", t.moves).words:
             text += " " + moves.rule("tableau.moves", t.moves).words

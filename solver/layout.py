@@ -76,7 +76,8 @@ class Tableau:
     face_down: tuple[int, ...] = ()  # how many of those are face down
     build: str = "none"  # "alternate", "suit", "any", "none"
     direction: int = -1
-    spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any"
+    spaces: str = "any"  # what an empty column takes: "any", "kings", "none", "reserve-then-any", "reserve-then-waste",
+    #                      "waste-then-stock"
     moves: str = "single"  # "single", "sequence" (built groups as a unit), "supermove" (``moves.RULES``)
     to_foundation: bool = True
     wrap: str = "none"  # rank order for building: "none" (A..K), "from-base" (foundation order), "cyclic"
@@ -105,6 +106,9 @@ class DealSpec:
     pysolfc_game: str = ""  # the game's name in PySolFC, e.g. "Colorado": seed N is its game number N
     order: tuple[str, ...] = ("cells", "tableau", "reserve", "hole")
     reverse: tuple[str, ...] = ()  # groups dealt last stack first in each round (PySolFC's dealRow(reverse=1))
+    # the top rank of the deck the layout file itself names (its ``max_rank``): the generator deals that
+    # deck as its own; a deck reduced further (``--max-ranks``) is dealt by ``patience-v1``
+    max_rank: int = 13
     tops_last: bool = False  # the columns' top cards dealt last, one row (PySolFC's ``_startAndDealRow``)
 
 
@@ -153,9 +157,11 @@ class Layout:
         return cards.SUITS.index(self.suits[index % 4])
 
     def with_max_rank(self, max_rank: int) -> Layout:
-        """The same game on a reduced deck holding ranks A..``max_rank``."""
-        if not 1 <= max_rank <= 13:
-            raise LayoutError(f"--max-ranks: expected 1..13, got {max_rank}")
+        """The same game on a reduced deck holding ranks A..``max_rank`` (at most the file's own top rank)."""
+        if not 1 <= max_rank <= self.deal.max_rank:
+            top = self.deal.max_rank
+            own = "" if top == 13 else f" ({self.name}'s deck holds ranks A..{cards.RANKS[top - 1]})"
+            raise LayoutError(f"--max-ranks: expected 1..{top}{own}, got {max_rank}")
         reduced = replace(self, max_rank=max_rank)
         if self.hole is not None and self.hole.start != "stock" and cards.rank(cards.parse(self.hole.start)) > max_rank:
             raise LayoutError(f"--max-ranks {max_rank}: {self.name} starts the hole with {self.hole.start}, "
@@ -226,7 +232,7 @@ def _reserve(t: Table) -> Reserve:
         capacity=t.int("capacity", UNLIMITED, 0, 104),
         access=t.str("access", "last", ("last", "first")),
         accepts=t.str("accepts", "any", ("any", "suit-sequence", "none")),
-        deal=t.int("deal", 1, 0, 13),
+        deal=t.int("deal", 1, 0, 104),
         fill=t.str("fill", "any-time", ("any-time", "immediate")),
         gaps=t.str("gaps", "pack", ("pack", "any-top")),
     )
@@ -246,7 +252,8 @@ def _tableau(t: Table) -> Tableau:
         count=count, deal=deal, face_down=face_down,
         build=t.str("build", "none", ("alternate", "suit", "any", "none")),
         direction=1 if t.str("direction", "down", ("down", "up")) == "up" else -1,
-        spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any")),
+        spaces=t.str("spaces", "any", ("any", "kings", "none", "reserve-then-any", "reserve-then-waste",
+                                        "waste-then-stock")),
         moves=t.str("moves", "single", moves.values("tableau.moves")),
         to_foundation=t.bool("to_foundation", True),
         wrap=t.str("wrap", "none", ("none", "from-base", "cyclic")),
@@ -315,6 +322,7 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
     description = top.str("description", "")
     rules_version = top.int("rules_version", 1, 1)
     decks = top.int("decks", 1, 1, 2)
+    max_rank = top.int("max_rank", 13, 1, 13)
     suits = tuple(sorted(top.get("suits", list(DEFAULT_SUITS), "a list of four suits drawn from 'C', 'D', 'H', 'S', "
                                  "such as ['C', 'C', 'H', 'H']",
                                  lambda v: isinstance(v, list) and len(v) == 4 and all(x in cards.SUITS for x in v)),
@@ -334,7 +342,8 @@ def parse(data: dict[str, Any], where: str, name: str) -> Layout:
         tableau=section("tableau", _tableau, Tableau()),
         cells=section("cells", _cells, Cells()),
         stock=section("stock", _stock, Stock()),
-        deal=section("deal", _deal, DealSpec()),
+        deal=replace(section("deal", _deal, DealSpec()), max_rank=max_rank),
+        max_rank=max_rank,
         path=where,
     )
     top.done()
@@ -366,6 +375,9 @@ def _dealt(lay: Layout) -> int:
 
 def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> None:
     """Cross-section checks: the deal must fit the pack."""
+    if lay.hole is not None and lay.hole.start != "stock" and cards.rank(cards.parse(lay.hole.start)) > lay.max_rank:
+        raise LayoutError(f"{where}: hole.start: expected a card of ranks A..{cards.RANKS[lay.max_rank - 1]} "
+                          f"(max_rank = {lay.max_rank}), got {lay.hole.start!r}")
     if lay.foundations.preset_pack > lay.decks:
         raise LayoutError(f"{where}: foundations.preset_pack: expected 1..{lay.decks} (decks = {lay.decks}), "
                           f"got {lay.foundations.preset_pack}")
@@ -381,8 +393,9 @@ def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> No
                                   f"before the deal, but {rows} rows start at {cards.RANKS[base - 1]} and "
                                   f"the pack has {lay.decks} cop{'y' if lay.decks == 1 else 'ies'} of each card")
     dealt = _dealt(lay)
-    if dealt > 52 * lay.decks:
-        raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {52 * lay.decks}")
+    if dealt > len(lay.pack()):
+        raise LayoutError(f"{where}: the deal places {dealt} cards but the pack has {len(lay.pack())}"
+                          + ("" if lay.max_rank == 13 else f" (max_rank = {lay.max_rank})"))
     if not lay.foundations.rows and lay.hole is None:
         raise LayoutError(f"{where}: foundations.rows or [hole]: a layout needs somewhere to win")
     if lay.hole is None and not lay.tableau.count and not lay.reserve.count:
@@ -407,8 +420,11 @@ def _check_whole(lay: Layout, where: str, preset_pack_given: bool = False) -> No
     for group, (dealt, why) in dealt_to.items():
         if dealt and group not in lay.deal.order:
             raise LayoutError(f"{where}: deal.order: expected {group!r} in the list when {why}")
-    if lay.tableau.spaces == "reserve-then-any" and not lay.reserve.count:
-        raise LayoutError(f"{where}: tableau.spaces: 'reserve-then-any' needs a [reserve] to fill the spaces from")
+    if lay.tableau.spaces in ("reserve-then-any", "reserve-then-waste") and not lay.reserve.count:
+        raise LayoutError(f"{where}: tableau.spaces: {lay.tableau.spaces!r} needs a [reserve] to fill the spaces from")
+    if lay.tableau.spaces in ("reserve-then-waste", "waste-then-stock") and lay.stock.turn != "waste":
+        raise LayoutError(f"{where}: tableau.spaces: {lay.tableau.spaces!r} needs a waste (stock.turn = 'waste') "
+                          "to fill the spaces from")
 
 
 # ------------------------------------------------------------ what reads what

@@ -40,9 +40,10 @@ names (``reserve``: Twenty's reserve columns; ``tableau``: Spider's columns), in
 
 Codes
 -----
-A code is a non-negative 31-bit int: bits 0-4 the source stack's number, 5-9 the target's,
-10-16 the count, 17-23 a waste place (the tableau position's decisions), 24-27 the kind's
-number; bit 30 is left to the positions (the tableau position's joined moves).  What a
+A code is a non-negative 31-bit int: bits 0-5 the source stack's number, 6-11 the target's,
+12-18 the count, 19-25 a waste place (the tableau position's decisions), 26-29 the kind's
+number; bit 30 is left to the positions (the tableau position's joined moves, laid out its own
+way).  What a
 stack's number means is the position's (the tableau family: columns 0..C-1, cells C.., the
 waste W, foundations F.., the reserve R after them); the stock's own kinds name no stack.
 A position's history holds primitive codes (place 0, bit 30 clear): each one move of the
@@ -168,6 +169,10 @@ RULES: tuple[Rule, ...] = (
     # (a supermove is a shortcut for single moves through cells and spaces: Solvitaire plays it so)
     Rule("tableau.moves", "suit-sequence", "A built sequence moves as a unit when it is all of one suit.", (CARDS,),
          ({"move built group": "yes", "move built group policy": "same-suit"},)),
+    # (Solvitaire's whole-pile: a subset of the sequence moves, so every bound of those holds)
+    Rule("tableau.moves", "whole-pile", "A column's cards go to another column only all together, when the "
+                                        "whole column is one built sequence.", (CARDS,),
+         ({"move built group": "whole-pile"},)),
     Rule("tableau.moves", "supermove", "A built sequence moves as a unit when free cells and empty columns "
                                        "could carry it one card at a time.", (CARDS,),
          ({"move built group": "no"},), "limited"),
@@ -198,9 +203,9 @@ def rule(name: str, value: Any) -> Rule:
 
 # ------------------------------------------------------------------ codes
 
-SRC_SHIFT, DST_SHIFT, COUNT_SHIFT, PLACE_SHIFT, KIND_SHIFT = 0, 5, 10, 17, 24
-STACK_MASK, COUNT_MASK, PLACE_MASK, KIND_MASK = 31, 127, 127, 15
-MAX_STACK = STACK_MASK - 1  # stack numbers 0..30 (31 is left to the positions' own use)
+SRC_SHIFT, DST_SHIFT, COUNT_SHIFT, PLACE_SHIFT, KIND_SHIFT = 0, 6, 12, 19, 26
+STACK_MASK, COUNT_MASK, PLACE_MASK, KIND_MASK = 63, 127, 127, 15
+MAX_STACK = STACK_MASK - 1  # stack numbers 0..62 (63 is left to the positions' own use)
 BY_NUMBER = {k.number: k for k in KINDS}
 
 

@@ -91,8 +91,8 @@ def from_deal(layout: Layout, deal: Deal) -> Snapshot:
 
     Canfield's base card lies on its suit's foundation; a column's face-down cards are the
     layout's ``tableau.face_down`` (its top card always lies face up); with ``spaces =
-    "reserve-then-any"`` an empty column is filled from the reserve at once; the redeals are
-    all left.  A stack the layout lacks is kept, for the positions to name it.
+    "reserve-then-any"`` (or ``"reserve-then-waste"``) an empty column is filled from the reserve at
+    once; the redeals are all left.  A stack the layout lacks is kept, for the positions to name it.
     """
     stacks: dict[str, tuple[int, ...]] = {name: () for name in stack_names(layout)}
     for stack, cs in deal.items():
@@ -106,7 +106,7 @@ def from_deal(layout: Layout, deal: Deal) -> Snapshot:
         n = min(fd, max(0, len(stacks.get(f"tableau:{i}", ())) - 1))
         if n:
             face_down[f"tableau:{i}"] = n
-    if layout.tableau.spaces == "reserve-then-any":
+    if layout.tableau.spaces in ("reserve-then-any", "reserve-then-waste"):
         for i in range(layout.tableau.count):
             heel = stacks.get("reserve:0", ())
             if not stacks[f"tableau:{i}"] and heel:
@@ -282,7 +282,7 @@ def _check_stacks(layout: Layout, stacks: dict[str, tuple[int, ...]], fail: Any)
                                            f"cards and tableau:{i} is dealt {n}")
     if layout.stock.waste_capacity and len(stacks.get("waste", ())) > layout.stock.waste_capacity:
         raise fail("waste", f"the waste holds at most {layout.stock.waste_capacity} cards")
-    if t.spaces == "reserve-then-any" and stacks.get("reserve:0"):
+    if t.spaces in ("reserve-then-any", "reserve-then-waste") and stacks.get("reserve:0"):
         for i in range(t.count):
             if not stacks[f"tableau:{i}"]:
                 raise fail(f"tableau:{i}", "empty while the reserve holds cards, but the reserve fills an "

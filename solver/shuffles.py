@@ -2,7 +2,8 @@
 
 A generator maps a seed to a deal forever: a changed mapping gets a new name,
 and the layouts that change to it a new ``rules_version``.  A layout names its
-generator (``deal.generator``); a reduced deck is always dealt by ``patience-v1``.
+generator (``deal.generator``); a deck reduced by ``--max-ranks`` is always dealt by ``patience-v1``
+(the deck a layout file's own ``max_rank`` names is dealt by its generator).
 A new generator is one entry of ``GENERATORS``: its seeds, how it deals, and how
 ``patience rules`` says which deal a seed means.
 
@@ -83,8 +84,8 @@ def check_seed(layout: Layout, seed: int) -> None:
 
 def generator(layout: Layout) -> str:
     """The name of the generator that deals ``layout``'s seeds."""
-    # Reduced decks exist only for our own generator.
-    return layout.deal.generator if layout.max_rank == 13 else "patience-v1"
+    # A deck reduced below the layout file's own (``--max-ranks``) is dealt by our own generator.
+    return layout.deal.generator if layout.max_rank == layout.deal.max_rank else "patience-v1"
 
 
 def from_seed(layout: Layout, seed: int) -> Deal:

@@ -15,11 +15,14 @@ The mapping, rule by rule (Solvitaire's word, then ours):
 - ``tableau piles``: ``count``; ``build policy`` any-suit / red-black / same-suit /
   no-build = ``tableau.build`` any / alternate / suit / none (always built down; no-build
   piles take no card, not even when empty);
-  ``spaces policy`` any / kings / no-build / auto-reserve-then-any = ``tableau.spaces``
-  any / kings / none / reserve-then-any; ``move built group`` no = single cards, yes and
-  partial-if-card-above-buildable = ``moves = "sequence"`` (Solvitaire's "partial" is a
-  pruning of "yes" that it proves keeps every win), with ``move built group policy``
-  same-as-build only; ``face up cards`` top = every card but the top one face down;
+  ``spaces policy`` any / kings / no-build / auto-reserve-then-any / auto-reserve-then-waste =
+  ``tableau.spaces`` any / kings / none / reserve-then-any / reserve-then-waste (Solvitaire's rule
+  as its solver plays it: the reserve fills a space at once; once the reserve is empty, while a
+  column is empty only the waste's card goes onto a column, into the space or not) /
+  auto-waste-then-stock = waste-then-stock; ``move built
+  group`` no = single cards, yes and partial-if-card-above-buildable = ``moves = "sequence"``
+  (Solvitaire's "partial" is a pruning of "yes" that it proves keeps every win), with ``move built
+  group policy`` same-as-build only; ``face up cards`` top = every card but the top one face down;
   ``diagonal deal``: pile i (from 0) takes at most i + 1 cards, dealt row by row from the
   last pile (``deal.reverse``), the rest dealt in full rows.  The cards left after the
   stock, the reserve, the cells and the foundations are dealt row by row over the piles.
@@ -34,7 +37,7 @@ The mapping, rule by rule (Solvitaire's word, then ours):
   (true: no limit) = ``stock.turn = "waste"``, ``deal_count``, ``redeals`` -1 or 0.
 - ``reserve``: ``size`` cards; ``stacked`` = one pile (``reserve.count = 1``), else a pile
   per card; a reserve takes no cards (``accepts = "none"``).
-- ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R.
+- ``two decks`` = ``decks = 2``; ``max rank`` R < 13 = a reduced deck of ranks A..R (``max_rank = R``).
 
 - ``accordion`` (a row of ``size`` piles, ``moves`` such as L1 and L3, ``build policies``
   same-suit / same-rank / red-black / any-suit) = the accordion family's ``[accordion]``
@@ -46,8 +49,7 @@ The mapping, rule by rule (Solvitaire's word, then ours):
 Not in our schema (named and refused): Gaps' rows other than four built from the left, of one
 pack; a Gaps or Accordion game dealing other piles beside its own; foundations that take only
 whole suits (``only complete pile moves``, the Spider games), a ``move built group policy``
-other than the build policy, ``whole-pile`` and ``maximal-group`` moves, the spaces policies
-``auto-reserve-then-waste`` and ``auto-waste-then-stock``, a stock that deals a row onto the
+other than the build policy, ``maximal-group`` moves, a stock that deals a row onto the
 piles (``deal type`` tableau piles), and foundations of a fixed base other than the ace.  Some
 rules map onto the schema but no engine plays them yet (a reserve of single cards, a
 preset foundation in a game of two packs ...): the engine names those when asked to play.
@@ -68,7 +70,6 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 _BUILD = {"any-suit": "any", "red-black": "alternate", "same-suit": "suit", "no-build": "none"}
-_SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any"}
+_SPACES = {"any": "any", "kings": "kings", "no-build": "none", "auto-reserve-then-any": "reserve-then-any",
+           "auto-reserve-then-waste": "reserve-then-waste", "auto-waste-then-stock": "waste-then-stock"}
 _ALLOWED: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
     # per section and key: the values Solvitaire's own schema allows (a tuple), or their type
     "tableau piles": {"count": int, "build policy": tuple(_BUILD), "spaces policy": (
@@ -231,7 +233,7 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
         plain = _ours("tableau.moves", {**group, "move built group policy": "same-as-build"})
         key = "move built group" if plain is None else "move built group policy"
         cannot(f"[tableau piles][{key}] = {group[key]!r}", "no tableau.moves of ours says it: our moves are "
-               "single cards, any built group, or as many as cells and spaces carry")
+               "single cards, any built group, whole columns, or as many as cells and spaces carry")
     turn = _ours("stock.turn", {"deal type": st["deal type"]}) if st["size"] else "none"
     if turn is None:
         cannot(f"[stock][deal type] = {st['deal type']!r}", "no stock.turn of ours says it (a stock dealt in rows "
@@ -256,6 +258,8 @@ def rules_to_data(obj: Any, where: str) -> tuple[dict[str, Any], int]:
 
     data: dict[str, Any] = {"title": Path(where).stem, "decks": decks, "rules_version": 1,
                             "description": "Solvitaire rules from " + Path(where).name}
+    if top < 13:
+        data["max_rank"] = top
     pack = 4 * top * decks
     dealt = st["size"] + res["size"] + cel["pre-filled"]
     order: list[str] = []
@@ -379,8 +383,8 @@ def rules_to_layout(obj: Any, where: str, name: str, settings: tuple[str, ...] =
         layout = reader(data, shown_as, name)
     except LayoutError as e:
         raise _in_solvitaire_words(e, shown_as, settings) from None
-    if top < 13:
-        layout = layout.with_max_rank(top) if not isinstance(layout, Layout) else replace(layout, max_rank=top)
+    if top < 13 and not isinstance(layout, Layout):  # Accordion and Gaps (a card layout reads max_rank itself)
+        layout = layout.with_max_rank(top)
     return layout
 
 

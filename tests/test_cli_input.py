@@ -102,7 +102,7 @@ CASES: dict[str, tuple[list[str], str]] = {
                     r"unknown-key\.toml: tableau\.movs: unknown key \(did you mean 'moves'\?\)"),
     "bad-enum": (["deal", "{d}/bad-enum.toml", "--seed", "1"],
                  r"bad-enum\.toml: tableau\.spaces: expected one of 'any', 'kings', 'none', "
-                 r"'reserve-then-any', got 'queens'"),
+                 r"'reserve-then-any', 'reserve-then-waste', 'waste-then-stock', got 'queens'"),
     "binary-layout": (["show", "{d}/binary.toml"], r"binary\.toml: expected a UTF-8 text file"),
     "unknown-layout": (["deal", "fre", "--seed", "1"], r"unknown layout 'fre'; did you mean freecell"),
     "duplicated-card-board": (["deal", "freecell", "--deal", "{d}/dup.board"],

@@ -301,6 +301,7 @@ def test_board_format_covers_the_tableau_games() -> None:
                                 "rank-and-file",
                                 "scotch-patience", "somerset", "spanish-patience", "streets", "streets-and-alleys",
                                 "stronghold", "thirtysix", "trigon", "ultra-klondike-2-deck",
+                                "free-cell", "fore-cell", "east-haven",
                                 # ... and the Spider family's
                                 "spider", "spiderette", "will-o-the-wisp", "simple-simon", "mrs-mop",
                                 # ... and PySolFC's

@@ -38,7 +38,7 @@ def test_codes_round_trip(kind, src, dst, n, place):
 
 
 def test_fields_out_of_range_are_refused():
-    for bad in ({"src": 32}, {"dst": -1}, {"n": 128}, {"place": 128}):
+    for bad in ({"src": moves.STACK_MASK + 1}, {"dst": -1}, {"n": 128}, {"place": 128}):
         with pytest.raises(ValueError, match="out of range"):
             moves.code(moves.CARDS, **bad)
 

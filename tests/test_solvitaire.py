@@ -105,8 +105,34 @@ PRESETS.update({
     "duchess": {"tableau piles": {"count": 4, "build policy": "red-black", "move built group": "yes"},
                 "foundations": {"initial cards": "all"}, "reserve": {"size": 12}, "stock": {"size": 36}},
 })
+# Issue #41: its spellings of FreeCell and ForeCell, Thirty's reduced deck, East Haven's stock dealt onto the columns.
+PRESETS.update({
+    "fore-cell": {"tableau piles": {"build policy": "red-black", "spaces policy": "kings"},
+                  "cells": {"count": 4, "pre-filled": 4}},
+    "thirty": {"tableau piles": {"count": 5, "build policy": "any-suit", "move built group": "yes",
+                                 "spaces policy": "any", "diagonal deal": False},
+               "reserve": {"size": 2}, "foundations": {"removable": False}, "max rank": 8},
+    "east-haven": {"tableau piles": {"count": 7, "build policy": "red-black", "move built group": "yes",
+                                     "face up cards": "top"},
+                   "foundations": {"removable": True}, "stock": {"size": 31, "deal type": "tableau piles"}},
+    "klondike-reserve": {"tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
+                                           "move built group": "yes", "diagonal deal": True, "face up cards": "top"},
+                         "foundations": {"removable": True}, "reserve": {"size": 24}},
+    "canfield-auto-reserve-then-waste": {**CANFIELD, "tableau piles": {
+        **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste"}},
+    "canfield-strict": {**CANFIELD, "tableau piles": {
+        **CANFIELD["tableau piles"], "spaces policy": "auto-reserve-then-waste", "move built group": "whole-pile"}},
+    "american-toad": {"tableau piles": {"count": 8, "build policy": "same-suit", "move built group": "whole-pile",
+                                        "spaces policy": "auto-reserve-then-waste"},
+                      "foundations": {"initial cards": "one", "base card": "random"},
+                      "stock": {"size": 75, "deal count": 1, "redeal": False}, "reserve": {"size": 20, "stacked": True},
+                      "two decks": True},
+    "fortunes-favor": {"tableau piles": {"count": 12, "build policy": "same-suit",
+                                         "spaces policy": "auto-waste-then-stock"},
+                       "foundations": {"initial cards": "all"}, "stock": {"size": 36}},
+})
 # Rules no layout of ours says yet (three of them, named together in one line).
-UNSAID = {"tableau piles": {"spaces policy": "auto-reserve-then-waste"}, "stock": {"size": 10, "deal type": "hole"},
+UNSAID = {"tableau piles": {"move built group": "maximal-group"}, "stock": {"size": 10, "deal type": "hole"},
           "foundations": {"base card": "random"}}
 
 
@@ -198,7 +224,7 @@ def test_what_cannot_be_said_is_named_in_one_line():
         solvitaire.rules_to_layout(UNSAID, "unsaid.json", "unsaid")
     message = str(e.value)
     assert "\n" not in message
-    for key in ("[tableau piles][spaces policy]", "[stock][deal type] = 'hole'", "[foundations][base card]"):
+    for key in ("[tableau piles][move built group]", "[stock][deal type] = 'hole'", "[foundations][base card]"):
         assert key in message
     with pytest.raises(LayoutError, match=r"x.json: \[tablaeu piles\]: not a key .*did you mean 'tableau piles'"):
         solvitaire.rules_to_layout({"tablaeu piles": {}}, "x.json", "x")

@@ -41,7 +41,11 @@ TableauPosition = interpreted("solver.families.core", "solver.families.tableau.p
 
 LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
            "forty-thieves", "klondike", "klondike-draw-1", "canfield",
-           "beleaguered-castle", "fan", "gargantua"]  # preset aces; 18 columns; two packs, removable
+           "beleaguered-castle", "fan", "gargantua",  # preset aces; 18 columns; two packs, removable
+           "klondike-reserve",  # 37 stacks: stack numbers past 31
+           "canfield-auto-reserve-then-waste",  # spaces from the reserve, then only the waste onto columns
+           "canfield-strict",  # ... and only whole columns onto columns
+           "fortunes-favor"]  # spaces from the waste, then the stock; turns alone
 
 # Reduced decks, every layout: complete searches of a few hundred nodes, won and lost.
 REDUCED = dict(SMALL)

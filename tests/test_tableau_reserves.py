@@ -31,7 +31,7 @@ from solver.solvitaire import rules_to_layout
 TableauPosition = interpreted("solver.families.core", "solver.families.tableau.position")[
     "solver.families.tableau.position"].TableauPosition  # the source as it stands (the compiled one: api.solve)
 
-RESERVE_GAMES = ["flower-garden", "king-albert", "raglan", "northwest-territory", "duchess"]
+RESERVE_GAMES = ["flower-garden", "king-albert", "raglan", "northwest-territory", "duchess", "klondike-reserve"]
 
 
 def small(name: str, max_rank: int, deal: list[int], reserve: int, face_down: list[int] | None = None,
@@ -51,6 +51,8 @@ SMALL = {  # (on these seeds the plain search decides both won and lost deals of
     "raglan": small("raglan", 5, [3, 3, 4, 4], 2),  # aces on the foundations
     "northwest-territory": small("northwest-territory", 5, [1, 2, 3, 4, 5, 3], 2, face_down=[0, 1, 2, 3, 4, 2]),
     "duchess": small("duchess", 5, [0, 0, 0], 3),  # the rest in the stock, turned once
+    # 4 columns and 24 reserve piles: the foundations are stacks 29..32, past the 5 bits codes once had
+    "klondike-reserve": small("klondike-reserve", 9, [3, 3, 3, 3], 24, face_down=[2, 2, 2, 2]),
 }
 LOSES = {"flower-garden", "king-albert"}
 
@@ -123,13 +125,13 @@ def test_push_then_pop_restores(name: str, seed: int, picks: list[int]) -> None:
     assert_push_then_pop_restores(TableauPosition(lay, shuffles.from_seed(lay, seed)), picks)
 
 
-def test_a_reserve_too_large_for_the_move_codes_is_refused_in_one_line() -> None:
-    """Solvitaire's klondike-reserve: 7 columns, 24 reserve piles, 4 foundations are more stacks
-    than a move code numbers."""
-    lay = rules_to_layout({"tableau piles": {"count": 7, "build policy": "red-black", "spaces policy": "kings",
-                                             "move built group": "yes", "diagonal deal": True,
-                                             "face up cards": "top"},
-                           "foundations": {"removable": True}, "reserve": {"size": 24}},
-                          "klondike-reserve.json", "klondike-reserve")
-    with pytest.raises(UnsupportedError, match="reserve piles"):
-        TableauPosition(lay, shuffles.from_seed(lay, 1))
+def test_a_reserve_too_large_for_the_position_is_refused_in_one_line() -> None:
+    """Solvitaire's klondike-reserve (7 columns, 24 reserve piles, 4 foundations: 37 stacks) plays;
+    33 reserve piles are more than the position holds."""
+    lay = api.load_layout("klondike-reserve")
+    pos = TableauPosition(lay, shuffles.from_seed(lay, 1))
+    assert pos.R == 7 + 24 + 1 + 4 > 31  # the reserve pile numbers need the codes' 6 bits
+    big = rules_to_layout({"tableau piles": {"count": 7, "build policy": "red-black"}, "reserve": {"size": 33}},
+                          "big.json", "big")
+    with pytest.raises(UnsupportedError, match=r"layout 'big': the tableau position holds at most .* 32 reserve piles"):
+        TableauPosition(big, shuffles.from_seed(big, 1))

@@ -14,8 +14,8 @@ few special cases:
 - a stock card is the first in the stock's list; with ``reserve.access =
   "first"`` a reserve column gives its first-placed card.
 - a tableau column's face-down card turns up when it becomes the top card;
-  with ``spaces = "reserve-then-any"`` an emptied column is filled at once from
-  the reserve (Canfield).
+  with ``spaces = "reserve-then-any"`` (or ``"reserve-then-waste"``) an emptied
+  column is filled at once from the reserve (Canfield).
 - Canfield's ``base`` card starts the foundation of its suit.
 
 Peg boards: a jump removes the peg between the two holes.
@@ -127,7 +127,14 @@ def play(layout: Any, table: Any, move: dict[str, Any]) -> Step:
 def _fill_spaces(layout: Any, table: Table) -> list[tuple[str, int]]:
     """Canfield: the reserve's top card fills each empty column at once."""
     filled: list[tuple[str, int]] = []
-    if is_spread(layout) or layout.tableau.spaces != "reserve-then-any":
+    if not is_spread(layout) and layout.tableau.spaces == "waste-then-stock":
+        for i in range(layout.tableau.count):
+            col, waste, stock = table.stacks[f"tableau:{i}"], table.stacks["waste"], table.stacks["stock"]
+            if not col and (waste or stock):
+                col.append(waste.pop() if waste else stock.pop(0))
+                filled.append((f"tableau:{i}", 0))
+        return filled
+    if is_spread(layout) or layout.tableau.spaces not in ("reserve-then-any", "reserve-then-waste"):
         return filled
     reserve = table.stacks["reserve:0"]
     for i in range(layout.tableau.count):

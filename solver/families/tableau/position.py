@@ -5,13 +5,13 @@ pure-Python mode where a compiler exists, and the compiled DFS drives the result
 interface of ``solver/families/core.pxd``; elsewhere it runs as it stands, under the Python DFS.
 Annotations such as ``cython.int`` are the C types of the compiled module.
 
-Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build``
-(alternate colours, same suit, any suit, none) in ``tableau.direction``; an empty column
-takes what ``tableau.spaces`` allows; cards move one at a time, as built sequences
-(``"sequence"``) or as sequences as long as the free cells and spaces could carry
-(``"supermove"``); ``cells.count`` free cells hold one card each; foundations are built up
-in suit from the ace (one per suit and row, two rows with two packs), with the aces placed
-before the deal when ``foundations.preset`` says so; with
+Rules, as the layout gives them: ``tableau.count`` columns built by ``tableau.build`` (alternate
+colours, same suit, any suit, none) in ``tableau.direction``; an empty column takes what
+``tableau.spaces`` allows; cards move one at a time, as built sequences (``"sequence"``), as
+whole columns that are one built sequence (``"whole-pile"``) or as sequences as long as the free
+cells and spaces could carry (``"supermove"``); ``cells.count`` free cells hold one card each;
+foundations are built up in suit from the ace (one per suit and row, two rows with two packs),
+with the aces placed before the deal when ``foundations.preset`` says so; with
 ``foundations.removable`` a foundation's top card may come back to a column;
 ``tableau.face_down`` cards cannot move and turn face up when they come to the top;
 ``stock.turn = "waste"`` turns ``stock.deal_count`` cards at a time onto a waste pile whose
@@ -23,9 +23,15 @@ Canfield's pieces: a foundation base taken from the deal (``base = "deal"``, its
 every foundation, ``foundations.wrap``: the ace follows the king), columns built in the
 foundations' rank order or all the way round (``tableau.wrap``), and one reserve pile whose
 top card plays to the foundations and columns and, with ``spaces = "reserve-then-any"``,
-fills an emptied column at once.  Several reserve piles of one card each (Flower Garden, King
-Albert, Raglan, Northwest Territory, Duchess): each card plays to the foundations, the columns,
-a space the layout's spaces rule allows or a free cell; nothing is put into them.
+fills an emptied column at once; with ``"reserve-then-waste"`` (Solvitaire's
+``auto-reserve-then-waste``, as its solver plays it) too, and once the reserve is empty, while a
+column is empty, only the waste's card goes onto a column (``waste_only``).  With ``spaces =
+"waste-then-stock"`` (Solvitaire's ``auto-waste-then-stock``) an emptied column is filled at
+once with the waste's top card, or the stock's next when the waste is empty; then turning
+matters by itself (which card fills the next space), so a turn alone is a move.  Several
+reserve piles of one card each (Flower Garden, King Albert, Raglan, Northwest Territory,
+Duchess): each card plays to the foundations, the columns, a space the layout's spaces rule
+allows or a free cell; nothing is put into them.
 
 Ranks from the deal: the deal's cards are renamed once, in ``__init__``, so that the base
 rank is the ace (rank r becomes r - base + 1, around the pack's ranks); foundations then
@@ -60,9 +66,11 @@ of the contract; ``pop`` takes back the whole decision):
   always wait until a waste card is played, and reaching a waste card with fewer redeals
   leaves at least as many redeals.
 * ``JOINED`` (bit 30): a lateral move played together with the use of the card it uncovers
-  (``uses_after`` proves that nothing else is needed).  Its bits 0-16 are the lateral move
-  (from column i, to column j, n cards); bits 17-21 the use's source (``HOME_USE``: the
-  uncovered card goes to its foundation), bits 22-28 its count or waste place.  The use's
+  (``uses_after`` proves that nothing else is needed).  It has its own layout, narrower than a
+  plain code's (joined moves exist only without cells and single-card reserve piles, so every
+  stack number is below 31): bits 0-4 the lateral move's column i, 5-9 its column j, 10-16
+  its n cards; bits 17-21 the use's source (``HOME_USE``: the uncovered card goes to its
+  foundation), bits 22-28 its count or waste place (``joined_src``, ``joined_dst``, ``joined_n``).  The use's
   destination, column i or the uncovered card's foundation, follows from the position the
   code is played in, which is the position ``legal`` made it in.
 
@@ -108,14 +116,15 @@ READS = Reads("the tableau family's DFS position", {
     "reserve.count": None, "reserve.accepts": {"any", "none"}, "reserve.deal": None,
     "tableau.count": None, "tableau.deal": None, "tableau.face_down": None, "tableau.build": None,
     "tableau.direction": None, "tableau.spaces": None,
-    "tableau.moves": {"single", "sequence", "supermove", "suit-sequence"}, "tableau.to_foundation": None,
+    "tableau.moves": {"single", "sequence", "supermove", "suit-sequence", "whole-pile"}, "tableau.to_foundation": None,
     "tableau.wrap": None, "cells.count": None, "cells.deal": None,
     "stock.turn": {"waste", "deal-row", "deal-row-no-spaces", "none"}, "stock.deal_count": None, "stock.redeals": None,
     "foundations.takes": {"card", "suit", "column"},
 }, together=(
     (lambda lay: lay.reserve.count == 0 or lay.reserve.accepts == "none",
      "a reserve only as piles that take no cards (reserve.accepts = 'none', Canfield's)"),
-    (lambda lay: lay.reserve.count <= 1 or (lay.reserve.deal == 1 and lay.tableau.spaces != "reserve-then-any"),
+    (lambda lay: lay.reserve.count <= 1 or (lay.reserve.deal == 1
+                                            and lay.tableau.spaces not in ("reserve-then-any", "reserve-then-waste")),
      "several reserve piles only of one card each (reserve.deal = 1), filling no space by themselves"),
     (lambda lay: lay.foundations.takes == "card" or (
         not lay.foundations.removable and not lay.foundations.base_from_deal and lay.tableau.wrap == "none"),
@@ -133,12 +142,15 @@ DEAD_REASONS = (BLOCKED_DEAD,)
 # Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
 NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
 MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
-MAXCELL = cython.declare(cython.int, 16)  # cells at most, and single-card reserve piles at most
+MAXCELL = cython.declare(cython.int, 16)  # cells at most
+MAXRES = cython.declare(cython.int, 32)  # single-card reserve piles at most (Solvitaire's klondike-reserve: 24)
 MAXF = cython.declare(cython.int, 8)  # foundations at most
 MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
 
 # The move table's fields (``solver/moves.py``), as C ints of this module.
 KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
+DST_SHIFT = cython.declare(cython.int, moves.DST_SHIFT)
+STACK_MASK = cython.declare(cython.int, moves.STACK_MASK)
 COUNT_SHIFT = cython.declare(cython.int, moves.COUNT_SHIFT)
 PLACE_SHIFT = cython.declare(cython.int, moves.PLACE_SHIFT)
 CARDS = cython.declare(cython.int, moves.CARDS.number)
@@ -149,7 +161,7 @@ TURN_CODE = cython.declare(cython.int, moves.code(moves.TURN))
 REDEAL_CODE = cython.declare(cython.int, moves.code(moves.REDEAL))
 ROW_CODE = cython.declare(cython.int, moves.code(moves.ROW, n=0))  # plus the count dealt
 PRIMITIVE = cython.declare(cython.int, (1 << moves.PLACE_SHIFT) - 1)  # a move's stacks and count
-JOINED_BIT = 1 << 30  # a lateral move with its use (bits 17-28: the use); JOINED, for Python
+JOINED_BIT = 1 << 30  # a lateral move with its use (its own layout: the module text); JOINED, for Python
 JOINED = cython.declare(cython.int, JOINED_BIT)
 HOME_USE = cython.declare(cython.int, 31)  # a joined move's use not from a stack, by its payload:
 P_HOME = cython.declare(cython.int, 0)  # the uncovered card goes home
@@ -162,7 +174,8 @@ SINGLE = cython.declare(cython.int, 0)
 SEQUENCE = cython.declare(cython.int, 1)
 SUPERMOVE = cython.declare(cython.int, 2)
 # (suit-sequence: groups of any size, as sequence; which groups hold together is the ``gfits`` table)
-POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1}  # (READS lists them)
+# (whole-pile: groups of any size, as sequence, but only a whole column: ``whole``)
+POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1, "whole-pile": 1}  # (READS lists them)
 
 # What a foundation takes (``foundations.takes``): one card; a whole suit from a column's top; a whole
 # column that is one suit.
@@ -194,6 +207,7 @@ DEPTH_TO_NEEDED = cython.declare(cython.int, 10)  # per card above a column's fi
 NO_NEEDED_CARD = cython.declare(cython.int, 20)  # the depth of a column without such a card
 REACH_COST = cython.declare(cython.int, 1)  # per waste card nearer than the one a move plays: the nearest first
 SUIT_TO_FOUNDATION = cython.declare(cython.int, 2000)  # a whole suit home (Spider): progress, and frees a column
+TURN_ALONE = cython.declare(cython.int, -200)  # waste-then-stock: a turn alone, to choose the card that fills a space
 DEAL_ROW = cython.declare(cython.int, 450)  # the stock deals a row: after the moves that lower the disorder
 #   (``ranked``), before those that leave as much or more (Spider, measured: 1 of 8 deals won at 10 s here
 #   and with the row after every move, 0 with it before every ranked move)
@@ -257,7 +271,7 @@ ROOT_W = 5  # ... and per card of a column that is one suit from a king at its b
 @cython.exceptval(check=False)
 def plain_code(src: cython.int, dst: cython.int, n: cython.int, place: cython.int) -> cython.int:
     """Cards from ``src`` to ``dst`` (``moves.CARDS``); ``place``: a waste card further in."""
-    return src | (dst << 5) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
+    return src | (dst << DST_SHIFT) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
 
 
 @cython.cfunc
@@ -267,21 +281,46 @@ def joined_code(i: cython.int, j: cython.int, n: cython.int, use_src: cython.int
                 payload: cython.int) -> cython.int:
     """The lateral move (i, j, n) and its use: from ``use_src`` (``HOME_USE``: home), with
     ``payload`` its count or waste place (see the module text)."""
-    return JOINED | i | (j << 5) | (n << COUNT_SHIFT) | (use_src << 17) | (payload << 22)
+    return JOINED | i | (j << 5) | (n << 10) | (use_src << 17) | (payload << 22)
 
 
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
-def code_src(m: cython.int) -> cython.int:
+def joined_src(m: cython.int) -> cython.int:
+    """A joined code's lateral move: its column i ..."""
     return m & 31
 
 
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
-def code_dst(m: cython.int) -> cython.int:
+def joined_dst(m: cython.int) -> cython.int:
+    """... its column j ..."""
     return (m >> 5) & 31
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def joined_n(m: cython.int) -> cython.int:
+    """... and its count."""
+    return (m >> 10) & 127
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_src(m: cython.int) -> cython.int:
+    """A plain code's source stack (of a joined code: ``joined_src``)."""
+    return m & STACK_MASK
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def code_dst(m: cython.int) -> cython.int:
+    return (m >> DST_SHIFT) & STACK_MASK
 
 
 @cython.cfunc
@@ -363,6 +402,10 @@ class TableauPosition(CorePosition):
     policy: cython.int
     has_heel: cython.bint
     autofill: cython.bint
+    whole: cython.bint  # whole-pile: a column's cards go onto a column only all together (``groups_from``)
+    stock_spaces: cython.bint  # waste-then-stock: the waste's top, else the stock's next card, fills a space at once
+    waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
+    waste_only: cython.bint  # ... and now is such a time (``legal``)
     unlimited: cython.bint
     has_face_down: cython.bint
     to_foundation: cython.bint
@@ -398,7 +441,7 @@ class TableauPosition(CorePosition):
     cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
     h: cython.int[20]  # column heights
     down: cython.int[20]  # face-down cards at the bottom of each column
-    cells: cython.int[32]  # the cells, then the single-card reserve piles; -1: empty
+    cells: cython.int[48]  # MAXCELL + MAXRES: the cells, then the single-card reserve piles; -1: empty
     fh: cython.int[8]  # foundation heights
     heel: cython.uchar[128]  # the reserve pile, top card last
     nheel: cython.int
@@ -485,9 +528,9 @@ class TableauPosition(CorePosition):
         self.W = nc + ncell + nres
         self.F = self.W + 1
         self.R = self.F + nf
-        if nc > MAXC or ncell > MAXCELL or nres > MAXCELL or nf > MAXF or self.R > moves.MAX_STACK:
+        if nc > MAXC or ncell > MAXCELL or nres > MAXRES or nf > MAXF or self.R > moves.MAX_STACK:
             raise UnsupportedError(f"layout {layout.name!r}: the tableau position holds at most {MAXC} columns, "
-                                   f"{MAXCELL} cells, {MAXCELL} reserve piles, {MAXF} foundations "
+                                   f"{MAXCELL} cells, {MAXRES} reserve piles, {MAXF} foundations "
                                    f"and {moves.MAX_STACK + 1} stacks in all")
         at = positions.of(layout, deal)
         known = {f"tableau:{i}" for i in range(nc)} | {f"cell:{i}" for i in range(ncell)} | {"stock", "waste"}
@@ -508,7 +551,10 @@ class TableauPosition(CorePosition):
         stacks = {k: [rules.rel[c] for c in v] for k, v in at.stacks.items()}
         cols = [list(stacks.get(f"tableau:{i}", [])) for i in range(nc)]
         heel = [] if nres else list(stacks.get("reserve:0", []))  # the reserve pile, top card last
-        self.autofill = t.spaces == "reserve-then-any"
+        self.autofill = t.spaces in ("reserve-then-any", "reserve-then-waste")
+        self.waste_spaces = t.spaces == "reserve-then-waste"
+        self.stock_spaces = t.spaces == "waste-then-stock"
+        self.waste_only = False
         if self.autofill:
             for col in cols:
                 if not col and heel:
@@ -527,7 +573,7 @@ class TableauPosition(CorePosition):
         self.down = [at.face_down.get(f"tableau:{i}", 0) for i in range(nc)] + [0] * (MAXC - nc)
         self.cells = [stacks[f"cell:{i}"][0] if stacks.get(f"cell:{i}") else -1 for i in range(ncell)] \
             + [stacks[f"reserve:{i}"][0] if stacks.get(f"reserve:{i}") else -1 for i in range(nres)] \
-            + [-1] * (2 * MAXCELL - ncell - nres)
+            + [-1] * (MAXCELL + MAXRES - ncell - nres)
         self.fh = [len(stacks.get(f"foundation:{f}", [])) for f in range(nf)] + [0] * (MAXF - nf)
         self.has_heel = bool(res.count) and not nres
         self.nheel = len(heel)
@@ -544,6 +590,7 @@ class TableauPosition(CorePosition):
 
         # The rule table (``rules.py``), and the layout's policies.
         self.policy = POLICIES[t.moves]
+        self.whole = t.moves == "whole-pile"
         self.any_space = t.spaces == "any"
         self.break_w = BREAK_W if t.moves == "suit-sequence" else 0
         self.root_w = ROOT_W if t.moves == "suit-sequence" else 0
@@ -572,13 +619,17 @@ class TableauPosition(CorePosition):
         self.dest = DESTINATIONS
         # The blocked bound (``blocked``): where cards go home from columns and there are no cells
         # (nor single-card reserve piles: its proof does not list them).
+        # (not with waste-then-stock: its proof knows no stock card filling a space)
         self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
-                              and not self.few_suits)
+                              and not self.few_suits and not self.stock_spaces)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
         # Lateral moves only together with a use of the card they uncover (see uses_after).
         # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
-        self.lateral_only_with_use = t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
+        # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
+        # (not with reserve-then-waste: its proof, ``uses_after``, commutes moves whose legality a space changes)
+        self.lateral_only_with_use = (t.moves in ("sequence", "suit-sequence") and ncell == 0 and nres == 0
+                                      and not self.waste_spaces and not self.stock_spaces)
         # Groups of any size may go into a space (no cells to shortcut through).
         self.any_size_to_space = t.moves in ("sequence", "suit-sequence")
 
@@ -757,6 +808,27 @@ class TableauPosition(CorePosition):
         which stays behind.  So ``forced`` plays c automatically only from elsewhere, or
         once the reserve is empty (then nothing is filled and the argument above holds).
 
+        With whole-pile moves (``tableau.moves = "whole-pile"``) the argument holds as it stands:
+        a column in P' is the column in P without its top cards of X, so a move of a whole
+        column stays one, or is left out with its cards.
+
+        With ``spaces = "reserve-then-waste"``, once the reserve is empty, an empty column lets
+        only the waste's card onto a column: which moves are legal depends on which columns are
+        empty, so the win from P' must have the same columns empty at the same moves even then.
+        It does when c lies on a card of a column, or in a cell: leaving out c's moves empties
+        no column sooner (the cards under c leave only after c), and c never comes into a
+        space later in the win from P (while the reserve has cards no column is empty; once it
+        is empty a space lets only the waste's card onto a column, and c, not in the waste, never
+        goes there).  A column's only card would leave a space sooner, and the waste's top
+        card may come into a space in the win from P that stays empty in P'.  So in such a
+        layout ``forced`` plays only the cells' cards and the tops of columns of two cards or more.
+        With ``spaces = "waste-then-stock"`` (the waste's top card, else the stock's next, fills
+        a space at once) likewise while the stock and waste hold cards: a column's only card
+        going home sooner would fill its column sooner, with another card, and the waste's top
+        card going home would change which card fills the next space; c on a card of a column
+        or in a cell never comes into a space (every space is filled at once).  Once the stock
+        and the waste are empty nothing is filled and the argument above holds.
+
         A stock dealt in rows onto the columns (``deal-row``) may put a card d on c, whatever the
         build rule says, which the argument above must also keep (in the win from P, d lies on
         c; in P', on the card c lay on).  It does when d is not a card that c takes: then c and
@@ -846,14 +918,14 @@ class TableauPosition(CorePosition):
         use_src: cython.int
         payload: cython.int
         if move & JOINED:
-            i, n = code_src(move), code_n(move)
-            count = self.play(plain_code(i, code_dst(move), n, 0))
+            i, n = joined_src(move), joined_n(move)
+            count = self.play(plain_code(i, joined_dst(move), n, 0))
             use_src = (move >> 17) & 31
             payload = (move >> 22) & 127
             if use_src == HOME_USE and payload == P_HOME:  # the card the lateral move uncovered goes home
                 count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * 128 + self.h[i] - 1]), 1, 0))
             elif use_src == HOME_USE and payload == SUIT_HOME:  # the suit the move completed goes home
-                count += self.play(self.suit_home(code_dst(move)))
+                count += self.play(self.suit_home(joined_dst(move)))
             elif use_src == HOME_USE:  # DEAL_USE: the stock deals a row
                 count += self.play(self.row_code())
             elif use_src < self.nc:
@@ -974,6 +1046,16 @@ class TableauPosition(CorePosition):
                 self.cols[src * 128] = self.heel[self.nheel]  # the reserve fills the space at once
                 self.h[src] = 1
                 flipped = 2
+            elif not self.h[src] and self.stock_spaces and self.L:
+                # the waste's top card, or with the waste empty the stock's next, fills the space at once
+                flipped = 3 if self.wp else 4
+                if self.wp:
+                    self.wp -= 1
+                self.cols[src * 128] = self.ring[self.wp]
+                for x in range(self.wp, self.L - 1):
+                    self.ring[x] = self.ring[x + 1]
+                self.L -= 1
+                self.h[src] = 1
         self.touch(src)
         self.touch(dst)
         self.note(flipped)
@@ -1083,6 +1165,14 @@ class TableauPosition(CorePosition):
                 self.h[src] -= 1
                 self.heel[self.nheel] = self.cols[src * 128]
                 self.nheel += 1
+            elif u >= 3:  # the waste's (3) or the stock's (4) card that filled the space goes back
+                self.h[src] -= 1
+                for x in range(self.L, self.wp, -1):
+                    self.ring[x] = self.ring[x - 1]
+                self.ring[self.wp] = self.cols[src * 128]
+                self.L += 1
+                if u == 3:
+                    self.wp += 1
             elif u:
                 self.down[src] += 1
             if dst < nc:
@@ -1393,7 +1483,9 @@ class TableauPosition(CorePosition):
         x: cython.int
         s: cython.int
         f: cython.int
-        filling: cython.bint = self.autofill and self.nheel > 0  # see safe: no forced move may empty a column
+        # see safe: no forced move may empty a column (reserve-then-waste: ever; waste-then-stock: while it fills)
+        filling: cython.bint = ((self.autofill and (self.nheel > 0 or self.waste_spaces))
+                                or (self.stock_spaces and self.L > 0))
         if self.takes != TAKES_CARD:  # (whole suits: no proof that one may go home at once)
             return -1
         if self.rows_need_full and self.nrs:  # see safe: no proof while a space can stop a row
@@ -1423,7 +1515,7 @@ class TableauPosition(CorePosition):
                         if self.safe(c):
                             return plain_code(self.nc + j, self.F + f, 1, 0)
                         break
-        if self.wp and self.waste_safe:
+        if self.wp and self.waste_safe and not self.waste_spaces and not self.stock_spaces:
             c = self.ring[self.wp - 1]
             f = self.found_for(c)
             if f >= 0 and self.safe(c):
@@ -1586,6 +1678,7 @@ class TableauPosition(CorePosition):
         self.here()
         self.nplain = 0
         self.njoined = 0
+        self.waste_only = self.waste_spaces and self.nheel == 0 and self.first_empty >= 0
         self.from_columns()
         self.from_cells()
         self.from_waste()
@@ -1593,6 +1686,11 @@ class TableauPosition(CorePosition):
         self.from_foundations()
         if self.row_allowed() and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
             self.add(DEAL_ROW, self.row_code())
+        if self.stock_spaces:  # which card fills the next space depends on the turns: they are moves
+            if self.wp < self.L:
+                self.add(TURN_ALONE, TURN_CODE)
+            elif self.L and self.redeals != 0:
+                self.add(TURN_ALONE, REDEAL_CODE)
         if self.nplain > 1 or self.njoined:
             self.prepare_disorder()
         if self.nplain > 1:
@@ -1696,7 +1794,8 @@ class TableauPosition(CorePosition):
                 f = self.suit_home(i)
                 if f >= 0:
                     self.add(SUIT_TO_FOUNDATION, f)
-            self.groups_from(i)
+            if not self.waste_only:
+                self.groups_from(i)
             if self.free_cell >= 0:
                 score = (TO_CELL + self.leave_score(i, 1, BY_CELL)
                          - DEPTH_TO_NEEDED * self.depth_to_needed(i))
@@ -1717,7 +1816,12 @@ class TableauPosition(CorePosition):
         x: cython.int
         j: cython.int
         lateral: cython.bint
-        for n in range(1, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
+        lo: cython.int = 1
+        if self.whole:  # only the whole column, when it is one built sequence face up
+            if seq < h or d:
+                return 0
+            lo = h
+        for n in range(lo, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
             b = self.cols[base + h - n]  # the group's lowest card
             score = self.leave_score(i, n, BY_GROUP) + n
             if n <= self.max_nonempty:
@@ -1851,6 +1955,10 @@ class TableauPosition(CorePosition):
             f = self.found_for(c)
             if f >= 0:
                 self.add(self.dest[to] + bonus, plain_code(src, self.F + f, 1, place))
+        if self.waste_only and src != self.W:  # (reserve-then-waste: a space, the reserve empty)
+            if self.dest[to + 3] != NONE and self.free_cell >= 0:
+                self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
+            return 0
         for x in range(self.accept_n[c]):
             self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * 20 + x], 1, place))
         if self.first_empty >= 0 and self.space_ok[c]:
@@ -2009,7 +2117,10 @@ class TableauPosition(CorePosition):
         card: cython.int = 0  # else the moving card
         if score >= UNRANKED or code_kind(code) != CARDS:
             return score
-        src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
+        if code & JOINED:  # its lateral move
+            src, dst, n, place = joined_src(code), joined_dst(code), joined_n(code), 0
+        else:
+            src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
         if src < nc:
             h = self.h[src]
             d += OUT_OF_ORDER_W * (self.pref_out[src * 129 + h - n] - self.pref_out[src * 129 + h])
@@ -2081,7 +2192,10 @@ class TableauPosition(CorePosition):
         named as its first card move only; the solutions the engines report are made of the
         primitive moves ``history`` holds.
         """
-        kind, src, dst, n = code_kind(move), code_src(move), code_dst(move), code_n(move)
+        if move & JOINED:  # its lateral move
+            kind, src, dst, n = CARDS, joined_src(move), joined_dst(move), joined_n(move)
+        else:
+            kind, src, dst, n = code_kind(move), code_src(move), code_dst(move), code_n(move)
         name, real = cards.name, self.real
         if kind == TURN:
             return moves.contract(name(real[self.ring[self.wp]]), "stock", "waste", min(self.k, self.L - self.wp))

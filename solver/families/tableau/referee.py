@@ -14,7 +14,8 @@ The rules, read from the layout:
   they are face up; with ``single`` only one card moves, with ``sequence`` any such group,
   with ``suit-sequence`` any such group of one suit, with ``supermove`` at most (free cells
   + 1) * 2 ** (empty columns), counting only empty columns that take any card, and not the
-  column the group goes to.
+  column the group goes to; with ``whole-pile`` cards leave a column for another column only
+  all of them together (a column's one card too).
 * A free cell holds one card.  A foundation takes the ace of its suit, then the next rank
   of that suit (foundation i has suit ``CDHS[i % 4]``, or with a pack of fewer suits the pack's
   (i % 4)-th suit, ``Layout.foundation_suit``); with ``removable`` its top card may
@@ -35,11 +36,16 @@ The rules, read from the layout:
   ``from-base``, ranks counted from the foundations' base (so the rank below the base is
   the highest and nothing goes on a base card).  The reserve (``reserve:0``) is dealt
   bottom card first; only its last card plays, to a foundation, a column or a cell, and
-  nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is
-  filled at once, as part of that move, with the reserve's last card; once the reserve is
-  empty a space takes any card or group.  Several reserve piles (``reserve.count`` > 1, Flower
-  Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each and
-  play alike: the card to a foundation, a column or a cell, and nothing is put into them.
+  nothing is put on it.  With ``spaces = "reserve-then-any"`` a column emptied by a move is filled
+  at once, as part of that move, with the reserve's last card; once the reserve is empty a space
+  takes any card or group.  With ``spaces = "reserve-then-waste"`` the reserve fills a space alike;
+  once the reserve is empty, while any column is empty, no card goes onto a column but the waste's
+  top card (which may go into the space or onto a card).  With ``spaces = "waste-then-stock"``
+  a column emptied by a move is filled at once, as part of that move, with the waste's last card,
+  or when the waste is empty with the stock's next card; once both are empty a space takes any
+  card or group.  Several reserve piles (``reserve.count`` >
+  1, Flower Garden's, King Albert's, ...: ``reserve:0``, ``reserve:1``, ...) are dealt one card each
+  and play alike: the card to a foundation, a column or a cell, and nothing is put into them.
 * The game is won when every card is on the foundations.
 
 A move is ``{"card", "from", "to"[, "count"]}``; ``card`` is the lowest card moved (for a
@@ -66,7 +72,7 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
 
-GROUPS = ("single", "sequence", "suit-sequence", "supermove")  # the values of tableau.moves ruled above
+GROUPS = ("single", "sequence", "suit-sequence", "supermove", "whole-pile")  # the values of tableau.moves ruled above
 TAKES = ("card", "suit", "column")  # the values of foundations.takes ruled above
 
 
@@ -114,7 +120,7 @@ class TableauGame:
         self.base_rank = 1
         self.wrap_found = getattr(layout.foundations, "wrap", False)
         self.wrap_cols = getattr(tab, "wrap", "none")
-        self.fill_spaces = tab.spaces == "reserve-then-any"
+        self.fill_spaces = tab.spaces in ("reserve-then-any", "reserve-then-waste")
         self.moves = 0  # moves played so far
         self.problem: str | None = None  # what is wrong with the deal itself
         if tab.moves not in GROUPS or layout.foundations.takes not in TAKES:  # (the move table may hold more)
@@ -226,11 +232,16 @@ class TableauGame:
     # ------------------------------------------------------------ the rules
 
     def fill(self) -> None:
-        """The reserve fills every empty column at once (``reserve-then-any``)."""
+        """The reserve fills every empty column at once (``reserve-then-any``, ``reserve-then-waste``);
+        or the waste's last card, else the stock's next (``waste-then-stock``)."""
         if self.fill_spaces:
             for col in self.columns:
                 if not col and self.reserves[0]:
                     col.append(self.reserves[0].pop())
+        if self.tab.spaces == "waste-then-stock":
+            for col in self.columns:
+                if not col and (self.waste or self.stock):
+                    col.append(self.waste.pop() if self.waste else self.stock.pop(0))
 
     def order(self, card: str) -> int:
         """The card's rank as columns count it."""
@@ -377,12 +388,18 @@ class TableauGame:
         if col_to is not None:
             if col_to == col_from:
                 return f"{at}: {card} moves from {source} onto itself"
+            if tab.spaces == "reserve-then-waste" and source != "waste" and any(not col for col in columns):
+                return (f"{at}: a column is empty and the reserve is spent, so only the waste's top card goes onto "
+                        f"a column, not {card} from {source}")
             dest = columns[col_to]
             if dest:
                 if not self.builds_on(dest[-1], card):
                     return f"{at}: {card} cannot go on {dest[-1]} ({tab.build} build)"
             elif tab.spaces == "none" or (tab.spaces == "kings" and _rank(card) != highest):
                 return f"{at}: the empty {target} takes {'nothing' if tab.spaces == 'none' else 'only a king'}"
+            if tab.moves == "whole-pile" and col_from is not None and count != len(columns[col_from]):
+                return (f"{at}: a column's cards go onto a column only all together, and {source} holds "
+                        f"{len(columns[col_from])}, not {count}")
             if count > 1:
                 if col_from is None:
                     return f"{at}: only cards of a column move together"

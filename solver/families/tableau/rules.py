@@ -73,7 +73,8 @@ def rules_for(layout: Layout, shift: int = 0) -> TableauRules:
     ranks = [cards.rank(c if t.wrap == "from-base" else real[c]) for c in range(NCARD)]
     mod = top if t.wrap == "cyclic" else 0
     fits = tuple(tuple(_fits(a, b, t.build, t.direction, ranks, mod) for b in range(NCARD)) for a in range(NCARD))
-    space_ok = tuple(t.spaces in ("any", "reserve-then-any") or (t.spaces == "kings" and cards.rank(real[c]) == top)
+    space_ok = tuple(t.spaces in ("any", "reserve-then-any", "reserve-then-waste", "waste-then-stock")
+                     or (t.spaces == "kings" and cards.rank(real[c]) == top)
                      for c in range(NCARD))
     under = tuple(tuple(b for b in range(NCARD) if fits[c][b] and cards.rank(b) <= top) for c in range(NCARD))
     over = tuple(tuple(a for a in range(NCARD) if fits[a][c] and cards.rank(a) <= top) for c in range(NCARD))
