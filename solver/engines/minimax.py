@@ -47,22 +47,21 @@ ENTRY_BYTES = 32
 
 
 def compiled_search_type() -> Any:
-    """The compiled search (``_minimax.CoreSearch``) and the compiled games' base, or None when the
-    extension modules are not built."""
-    try:
-        from ..families.game_core import GameCore
-        from ._minimax import CoreSearch
-    except ImportError:
-        return None
-    return CoreSearch, GameCore
+    """The compiled search (``minimax_core.CoreSearch``), or None where it is not built (it runs
+    interpreted then, the same source, but only the tests ask for that)."""
+    from .minimax_core import COMPILED, CoreSearch
+
+    return CoreSearch if COMPILED else None
 
 
 class Search:
-    """One search: the table, the counters and the limits.  On a compiled game (``GameCore``) the
-    nodes are searched by the compiled ``CoreSearch`` (``value``), the same search in C with a table
-    of fixed size (``limits.max_memory``, else ``TABLE_BYTES``); everything else here is shared."""
+    """One search: the table, the counters and the limits.  On a compiled game (a compiled
+    ``GameCore``: Casino's) the nodes are searched by the compiled ``CoreSearch`` (``value``), with a
+    table of fixed size (``limits.max_memory``, else ``TABLE_BYTES``); everything else here is
+    shared.  ``core``: False for the Python search below on every game (``--core python``), or the
+    ``CoreSearch`` type to run (the tests give the interpreted one over an interpreted game)."""
 
-    def __init__(self, pos: GamePosition, limits: Limits, progress: Progress | None = None):
+    def __init__(self, pos: GamePosition, limits: Limits, progress: Progress | None = None, core: Any = None):
         self.pos, self.limits, self.progress = pos, limits, progress
         self.table: dict[Any, tuple[Any, Any, Any]] = {}  # key -> (lower, upper) of the rest, best move
         self.nodes = 0
@@ -70,11 +69,14 @@ class Search:
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.next_report = self.start + PROGRESS_EVERY
         self.core: Any = None
-        compiled = compiled_search_type()
-        if compiled is not None and isinstance(pos, compiled[1]):
+        if core is None:
+            from ..families.game_core import COMPILED, GameCore
+
+            core = compiled_search_type() if COMPILED and isinstance(pos, GameCore) else False
+        if core:
             entries = (limits.max_memory or TABLE_BYTES) // ENTRY_BYTES
             try:
-                self.core = compiled[0](pos, entries, limits.max_nodes, self._core_tick)
+                self.core = core(pos, entries, limits.max_nodes, self._core_tick)
             except MemoryError:
                 if limits.max_memory is None:
                     raise
@@ -251,14 +253,14 @@ def shown(value: Any) -> str:
 
 
 def minimax(pos: GamePosition, limits: Limits | None = None, progress: Progress | None = None,
-            exact: bool | None = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
+            exact: bool | None = None, core: Any = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
     """Search ``pos`` to the end: (verdict, reason, value, a line of play, the search).
 
     ``exact`` (default: unless the position is ``sign_only``): the value and a line of best replies
     reaching it.  Else the verdict from the value's sign alone (``Search.sign``): the value is then
     None unless it is 0 (drawn), and the line keeps the value on the verdict's side (won: at least 1
-    for the seat, whatever the other side plays along it)."""
-    search = Search(pos, limits or Limits(), progress)
+    for the seat, whatever the other side plays along it).  ``core`` as ``Search`` takes it."""
+    search = Search(pos, limits or Limits(), progress, core)
     depth = len(pos.history)
     if exact is None:
         exact = not getattr(pos, "sign_only", False)
@@ -303,7 +305,8 @@ def run_minimax(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) ->
     family = family_of(layout)
     seat = options.get("seat") or family.seats(layout)[0]
     pos, core = game_position(layout, deal, seat, options.get("core") or "auto")
-    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"), options.get("exact"))
+    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"), options.get("exact"),
+                                                None if core == "compiled" else False)
     line = []
     for m in moves:
         line.append(pos.move_json(m))
