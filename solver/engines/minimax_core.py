@@ -63,6 +63,10 @@ class CoreSearch:
     mul0: cython.ulonglong  # words compiled (and wrap by ``& mask64`` interpreted)
     mul1: cython.ulonglong
     mul2: cython.ulonglong
+    opts = cython.declare(cython.int, visibility="public")  # EXPERIMENT: 1 killers, 2 history, 4 ETC
+    depth: cython.int  # plies below the root
+    killers: cython.longlong[512]  # two a depth
+    hist: cython.longlong[256]  # by side, card and whether it takes
 
     def __init__(self, pos: GameCore, entries: int, max_nodes: int | None, tick: Callable[[int, int], None]):
         size = WAYS
@@ -73,6 +77,15 @@ class CoreSearch:
         self.buckets = size // WAYS
         self.nodes = self.stored = 0
         self.stack = Moves()
+        self.opts = 0
+        self.depth = 0
+        if not cython.compiled:
+            self.killers = [0] * 512
+            self.hist = [0] * 256
+        for i in range(512):
+            self.killers[i] = -1
+        for i in range(256):
+            self.hist[i] = 0
         self.mask64 = (1 << 64) - 1
         self.mul0, self.mul1, self.mul2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
         if cython.compiled:
@@ -160,10 +173,12 @@ class CoreSearch:
         i: cython.int
         j: cython.int
         w: cython.ulonglong[2]
+        w2: cython.ulonglong[2]
+        cb: cython.int
         bl: cython.int[1]
         bh: cython.int[1]
         if not cython.compiled:
-            w, bl, bh = [0, 0], [0], [0]
+            w, w2, bl, bh = [0, 0], [0, 0], [0], [0]
         e: cython.longlong
         meta: cython.ulonglong
         stored_lo: cython.int
@@ -209,6 +224,52 @@ class CoreSearch:
                         stack.data[base + j] = stack.data[base + j - 1]
                     stack.data[base] = first
                     break
+        s0: cython.Py_ssize_t = base + (1 if first >= 0 else 0)
+        k: cython.int
+        kk: cython.longlong
+        hs: cython.int = 128 if side > 0 else 0
+        d: cython.int = self.depth
+        if self.opts & 4:  # enhanced transposition cutoffs: a child's stored bound may cut here
+            for i in range(count):
+                m = stack.data[base + i]
+                pos.c_push(m)
+                if pos.c_side() != 0:
+                    pos.c_key(w2)
+                    e = self.find(w2[0], w2[1])
+                    if e >= 0:
+                        meta = self.tt[e + 3]
+                        stored_lo, stored_hi = (meta >> 8) & 65535, (meta >> 24) & 65535
+                        cb = pos.c_banked()
+                        if side > 0 and stored_lo - BIAS + cb >= beta:
+                            pos.c_pop()
+                            stack.size = base
+                            return stored_lo - BIAS + cb
+                        if side < 0 and stored_hi - BIAS + cb <= alpha:
+                            pos.c_pop()
+                            stack.size = base
+                            return stored_hi - BIAS + cb
+                pos.c_pop()
+        if self.opts & 1:  # the killers of this depth next
+            for k in range(2):
+                kk = self.killers[2 * d + k]
+                if kk >= 0:
+                    for i in range(s0, base + count):
+                        if stack.data[i] == kk:
+                            for j in range(i, s0, -1):
+                                stack.data[j] = stack.data[j - 1]
+                            stack.data[s0] = kk
+                            s0 += 1
+                            break
+        if self.opts & 2:  # the rest by history, stable
+            for i in range(s0 + 1, base + count):
+                m = stack.data[i]
+                j = i - 1
+                while j >= s0 and self.hist[hs + (stack.data[j] & 63) + (64 if stack.data[j] >> 6 else 0)] < \
+                        self.hist[hs + (m & 63) + (64 if m >> 6 else 0)]:
+                    stack.data[j + 1] = stack.data[j]
+                    j -= 1
+                stack.data[j + 1] = m
+        self.depth += 1
         for i in range(count):
             m = stack.data[base + i]
             pos.c_push(m)
@@ -223,7 +284,13 @@ class CoreSearch:
                     best, best_move = v, m
                 beta = min(beta, v)
             if alpha >= beta:
+                if self.opts & 1 and self.killers[2 * d] != m:
+                    self.killers[2 * d + 1] = self.killers[2 * d]
+                    self.killers[2 * d] = m
+                if self.opts & 2:
+                    self.hist[hs + (m & 63) + (64 if m >> 6 else 0)] += (60 - d) * (60 - d)
                 break
+        self.depth -= 1
         stack.size = base
         if best <= a0:
             hi = min(hi, best)
@@ -239,6 +306,7 @@ class CoreSearch:
         a = -INF if alpha == float("-inf") else int(alpha)
         b = INF if beta == float("inf") else int(beta)
         self.stack.size = 0
+        self.depth = 0
         return self.search(a, b)
 
     def stored_move(self) -> int | None:
