@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from functools import partial
 
 import pytest
 from hypothesis import assume, given, settings
@@ -14,6 +15,7 @@ from walks import interpreted
 from solver import api, cards
 from solver.cli import main
 from solver.engines.minimax import minimax
+from solver.engines.minimax_core import TT_MIN, CoreSearch
 from solver.families import family_of
 from solver.families.chance.casino import CasinoGame
 from solver.families.chance.odds import dealer_table, lansquenet_value
@@ -260,11 +262,14 @@ def test_casino_bounds_and_key_hold_on_every_position_of_small_games(game):
         return v
 
     value = walk()
-    verdict, _, exact, _, _ = minimax(CasinoGame(rules, pack, seat), exact=True)
-    assert exact == value
-    verdict, _, signed, line, _ = minimax(CasinoGame(rules, pack, seat))
-    assert verdict == ("won" if value > 0 else "lost" if value < 0 else "drawn")
-    assert signed == (0 if value == 0 else None)
+    for tt_min in (0, 3, TT_MIN):  # every position through the table; only those 3 plies or more from the end
+        search = partial(CoreSearch, tt_min=tt_min)
+        verdict, _, exact, _, _ = minimax(CasinoGame(rules, pack, seat), exact=True, core=search)
+        assert exact == value
+        verdict, _, signed, line, _ = minimax(CasinoGame(rules, pack, seat), core=search)
+        assert verdict == ("won" if value > 0 else "lost" if value < 0 else "drawn")
+        assert signed == (0 if value == 0 else None)
+    assert minimax(CasinoGame(rules, pack, seat), core=False)[:3] == (verdict, None, signed)  # --core python
     pos = CasinoGame(rules, pack, seat)
     moves = []
     for m in line:

@@ -18,7 +18,7 @@ another window can use the entry soundly (the standard fail-hard table).
 Verdict: the seat's value > 0 ``won``, < 0 ``lost``, 0 ``drawn``; a limit hit
 is ``unknown`` with the limit named.  A position that is ``sign_only`` (Casino,
 whose exact score costs several times its sign) is decided by its sign alone,
-one search of the window (-1, 1); ``exact`` asks for the score.
+by null-window searches (``Search.sign``); ``exact`` asks for the score.
 """
 
 from __future__ import annotations
@@ -193,11 +193,14 @@ class Search:
         return self.mtdf() if self.pos.integral else self.value()
 
     def sign(self) -> int:
-        """The sign of the value here (whole-number scores), by one search of the window (-1, 1):
-        a result of at least 1 is a lower bound (the value is at least 1), one of at most -1 an upper
-        bound, and one strictly between is the value, 0."""
-        v = self.value(-1, 1)
-        return (v > 0) - (v < 0)
+        """The sign of the value here (whole-number scores), by null windows: a search of (-1, 0)
+        whose result is at most -1 bounds the value from above (lost); else the value is at least 0,
+        and a search of (0, 1) tells at least 1 (won) from at most 0 (with the first, 0: drawn).
+        Measured on Casino against one search of (-1, 1): 4-9% fewer nodes on lost deals (most of
+        them), up to 6% more on won ones, 4% fewer on five deals in all."""
+        if self.value(-1, 0) <= -1:
+            return -1
+        return 1 if self.value(0, 1) >= 1 else 0
 
     def within(self, lo: Any, hi: Any) -> bool:
         """Whether the value here lies in [lo, hi] (``-INF`` or ``INF`` for no bound that side)."""

@@ -48,10 +48,11 @@ BIG_CASINO = cards.make(10, 1)  # ten of diamonds
 LITTLE_CASINO = cards.make(2, 3)  # two of spades
 SPADES_MASK = 0x8888888888888  # suit 3 of every rank: bits 3, 7, ..., 51
 # The room of the C arrays below (a pack, the plies of a game, the deals of a game).
-MAX_PACK = 52
-MAX_PLIES = 64
-MAX_DEALS = 32
-UNDO_INTS = 10  # the ints an undo record keeps a ply
+# (C constants where compiled: a module's Python int in push and pop costs a Python operation.)
+MAX_PACK = cython.declare(cython.int, 52)
+MAX_PLIES = cython.declare(cython.int, 64)
+MAX_DEALS = cython.declare(cython.int, 32)
+UNDO_INTS = cython.declare(cython.int, 10)  # the ints an undo record keeps a ply
 
 
 def card_points(r: Casino, c: int) -> int:
@@ -116,9 +117,9 @@ def _before(m: cython.longlong, p: cython.longlong, m2: cython.longlong, p2: cyt
 class CasinoGame(GameCore):
     """The game from the deal to the end; ``seat`` ``elder`` or ``dealer``; int moves.
 
-    The verdict is the sign of the score (``sign_only``): the engine decides it by one search of the
-    window (-1, 1) (``minimax.Search.sign``), far fewer positions than the exact score, which it
-    closes in on only when asked.
+    The verdict is the sign of the score (``sign_only``): the engine decides it by null-window
+    searches (``minimax.Search.sign``), far fewer positions than the exact score, which it closes
+    in on only when asked.
     """
 
     sign_only = True
