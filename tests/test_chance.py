@@ -5,20 +5,24 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from functools import partial
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from walks import interpreted
 
 from solver import api, cards
 from solver.cli import main
 from solver.engines.minimax import minimax
+from solver.engines.minimax_core import TT_MIN, CoreSearch
 from solver.families import family_of
 from solver.families.chance.casino import CasinoGame
 from solver.families.chance.odds import dealer_table, lansquenet_value
 from solver.families.chance.referee import replay_casino, replay_twenty_one
 from solver.families.chance.rules import Casino, Lansquenet, TwentyOne
 from solver.families.chance.twentyone import DealerTerms, Odds
+from solver.limits import Limits
 from solver.schema import setting_value
 
 BLACKJACK = TwentyOne(upcard=True, natural_pays="3:2", banker_natural_collects="1:1", double="any-two",
@@ -258,11 +262,14 @@ def test_casino_bounds_and_key_hold_on_every_position_of_small_games(game):
         return v
 
     value = walk()
-    verdict, _, exact, _, _ = minimax(CasinoGame(rules, pack, seat), exact=True)
-    assert exact == value
-    verdict, _, signed, line, _ = minimax(CasinoGame(rules, pack, seat))
-    assert verdict == ("won" if value > 0 else "lost" if value < 0 else "drawn")
-    assert signed == (0 if value == 0 else None)
+    for tt_min in (0, 3, TT_MIN):  # every position through the table; only those 3 plies or more from the end
+        search = partial(CoreSearch, tt_min=tt_min)
+        verdict, _, exact, _, _ = minimax(CasinoGame(rules, pack, seat), exact=True, core=search)
+        assert exact == value
+        verdict, _, signed, line, _ = minimax(CasinoGame(rules, pack, seat), core=search)
+        assert verdict == ("won" if value > 0 else "lost" if value < 0 else "drawn")
+        assert signed == (0 if value == 0 else None)
+    assert minimax(CasinoGame(rules, pack, seat), core=False)[:3] == (verdict, None, signed)  # --core python
     pos = CasinoGame(rules, pack, seat)
     moves = []
     for m in line:
@@ -273,69 +280,70 @@ def test_casino_bounds_and_key_hold_on_every_position_of_small_games(game):
     assert (score > 0) == (value > 0) and (score < 0) == (value < 0) and (score == 0) == (value == 0)
 
 
-def _casino_core():
-    try:
-        from solver.engines._minimax import CoreSearch  # noqa: F401
-        from solver.families.chance._casino import CasinoCore
-    except ImportError:
+def _casino_modules():
+    """Casino's game and the minimax compiled (skips where they are not built), and the same
+    sources interpreted."""
+    from solver.engines import minimax_core
+    from solver.families.chance import casino
+
+    if not (casino.COMPILED and minimax_core.COMPILED):
         pytest.skip("the compiled Casino is not built")
-    return CasinoCore
+    mods = interpreted("solver.families.game_core", "solver.families.chance.casino", "solver.engines.minimax_core")
+    return casino, mods["solver.families.chance.casino"], mods["solver.engines.minimax_core"]
 
 
 @settings(max_examples=30, deadline=None)
 @given(small_games())
-def test_compiled_casino_is_the_reference_on_every_position(game):
-    """Every position of a small game's tree: the same side, moves (in order), bounds, banked points,
-    state and score, and keys that are equal exactly when the reference's are."""
-    CasinoCore = _casino_core()
+def test_compiled_casino_is_the_interpreted_one_on_every_position(game):
+    """Every position of a small game's tree, compiled and interpreted (one source): the same side,
+    moves (in order), bounds, banked points, keys, state and score."""
+    compiled, interp, _ = _casino_modules()
     rules, pack, seat = game
-    ref, core = CasinoGame(rules, pack, seat), CasinoCore(rules, pack, seat)
-    ref_to_core: dict = {}
-    core_to_ref: dict = {}
+    ref, core = interp.CasinoGame(rules, pack, seat), compiled.CasinoGame(rules, pack, seat)
 
     def walk() -> None:
-        assert core.side() == ref.side()
-        assert ref_to_core.setdefault(ref.key(), core.key()) == core.key()
-        assert core_to_ref.setdefault(core.key(), ref.key()) == ref.key()
+        assert core.side() == ref.side() and core.key() == ref.key() and core.state() == ref.state()
         if ref.side() == 0:
             assert core.score() == ref.score()
             return
         moves = core.legal_moves()
-        assert [core.reference_move(m) for m in moves] == ref.legal_moves()
+        assert moves == ref.legal_moves()
         assert core.bounds() == ref.bounds() and core.banked() == ref.banked()
         for m in moves:
-            ref.push(core.reference_move(m))
+            ref.push(m)
             core.push(m)
-            assert core.state()[:3] == (tuple(ref.hands), ref.table, ref.next)
             walk()
-            assert core.pop() == m
-            ref.pop()
+            assert core.pop() == ref.pop() == m
 
     walk()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_compiled_search_is_the_python_search_node_for_node(seed):
-    """The last two deals of real games, both seats: the same verdict, value and number of nodes,
-    and the sign's line replays."""
-    CasinoCore = _casino_core()
+def test_compiled_search_is_the_interpreted_search_node_for_node(seed):
+    """The last two deals of real games, both seats: the compiled search over the compiled game and
+    the same sources interpreted give the same verdict, value, line and number of nodes; the
+    Python search (``--core python``) the same verdict and value."""
+    compiled, interp, interp_search = _casino_modules()
     layout = api.load_layout("casino")
     deal = family_of(layout).deal_from_seed(layout, seed)
     for seat in ("elder", "dealer"):
-        ref, core = CasinoGame(layout.rules, deal, seat), CasinoCore(layout.rules, deal, seat)
+        ref, core = interp.CasinoGame(layout.rules, deal, seat), compiled.CasinoGame(layout.rules, deal, seat)
         for _ in range(32):
-            m = ref.legal_moves()[0]
+            m = core.legal_moves()[0]
             ref.push(m)
-            core.push(core.move_code(m))
+            core.push(m)
+        small = Limits(max_memory=1 << 20)  # a table the interpreted search fills in a moment
         for exact in (True, False):
-            a = minimax(ref, exact=exact)
-            b = minimax(core, exact=exact)
-            assert a[:3] == b[:3] and a[4].nodes == b[4].nodes > 0
-            assert [core.move_code(m) for m in a[3]] == b[3]
+            a = minimax(ref, small, exact=exact, core=interp_search.CoreSearch)
+            b = minimax(core, small, exact=exact)
+            c = minimax(core, exact=exact, core=False)
+            assert type(b[4].core).__module__ == "solver.engines.minimax_core"
+            assert a[:4] == b[:4] and a[4].nodes == b[4].nodes > 0
+            assert c[:3] == b[:3]
 
 
 def test_compiled_and_python_cores_from_the_command_line(capsys):
-    _casino_core()
+    _casino_modules()
     for core in ("compiled", "python"):
         assert main(["solve", "casino", "--seed", "1", "--max-nodes", "3000", "--core", core, "--json"]) == 3
         out = json.loads(capsys.readouterr().out)

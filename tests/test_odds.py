@@ -8,6 +8,7 @@ correct exact value fails the check with a chance of 6e-5 per table; these do no
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, example, given, settings
@@ -19,6 +20,7 @@ from solver.cli import main
 from solver.errors import LayoutError, UnsupportedError
 from solver.families.chance import odds
 from solver.families.chance.layout import ChanceLayout
+from solver.families.chance.twentyone import Odds
 from solver.schema import builtin_names
 
 CHANCE = [name for name in builtin_names() if isinstance(lay := api.load_layout(name), ChanceLayout)
@@ -70,6 +72,24 @@ def test_drawn_games_replayed_at_double_stakes_simulate_within_4_standard_errors
     assert rep["draw_rounds"] > 1  # the value of the replays, by iteration
     sim = odds.simulate(layout, rep, 30000, 1)
     assert sim["agrees"], (rep["expectation"], sim)
+
+
+@pytest.mark.parametrize("stands_on", [9, 12])
+def test_odds_sharing_the_banker_tables_are_the_odds_computed_alone(stands_on):
+    """The doubled game's evaluations share the first one's tables of the banker (``Odds``'s
+    ``like``): the same floats as each computed on its own, at every value of a drawn round; a
+    table of other rules is refused."""
+    rules = replace(api.load_layout("quinze", None, ["draw=doubled"]).rules, stands_on=stands_on)
+    first = Odds(rules, 1, float, 0.0)
+    first.expectation()
+    for x in (1.0, 0.37):
+        shared = Odds(rules, 1, float, x, like=first)
+        alone = Odds(rules, 1, float, x)
+        assert shared.expectation() == alone.expectation()
+        assert shared._dist is first._dist and alone._dist is not first._dist
+        assert {k: d.values for k, d in shared.decisions.items()} == {k: d.values for k, d in alone.decisions.items()}
+    with pytest.raises(ValueError, match="other rules"):
+        Odds(replace(rules, stands_on=stands_on + 1), 1, float, 1.0, like=first)
 
 
 def test_a_drawn_hand_is_replayed_from_a_fresh_shuffle_for_twice_its_stake(monkeypatch):

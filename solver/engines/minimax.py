@@ -18,7 +18,7 @@ another window can use the entry soundly (the standard fail-hard table).
 Verdict: the seat's value > 0 ``won``, < 0 ``lost``, 0 ``drawn``; a limit hit
 is ``unknown`` with the limit named.  A position that is ``sign_only`` (Casino,
 whose exact score costs several times its sign) is decided by its sign alone,
-one search of the window (-1, 1); ``exact`` asks for the score.
+by null-window searches (``Search.sign``); ``exact`` asks for the score.
 """
 
 from __future__ import annotations
@@ -47,22 +47,21 @@ ENTRY_BYTES = 32
 
 
 def compiled_search_type() -> Any:
-    """The compiled search (``_minimax.CoreSearch``) and the compiled games' base, or None when the
-    extension modules are not built."""
-    try:
-        from ..families.game_core import GameCore
-        from ._minimax import CoreSearch
-    except ImportError:
-        return None
-    return CoreSearch, GameCore
+    """The compiled search (``minimax_core.CoreSearch``), or None where it is not built (it runs
+    interpreted then, the same source, but only the tests ask for that)."""
+    from .minimax_core import COMPILED, CoreSearch
+
+    return CoreSearch if COMPILED else None
 
 
 class Search:
-    """One search: the table, the counters and the limits.  On a compiled game (``GameCore``) the
-    nodes are searched by the compiled ``CoreSearch`` (``value``), the same search in C with a table
-    of fixed size (``limits.max_memory``, else ``TABLE_BYTES``); everything else here is shared."""
+    """One search: the table, the counters and the limits.  On a compiled game (a compiled
+    ``GameCore``: Casino's) the nodes are searched by the compiled ``CoreSearch`` (``value``), with a
+    table of fixed size (``limits.max_memory``, else ``TABLE_BYTES``); everything else here is
+    shared.  ``core``: False for the Python search below on every game (``--core python``), or the
+    ``CoreSearch`` type to run (the tests give the interpreted one over an interpreted game)."""
 
-    def __init__(self, pos: GamePosition, limits: Limits, progress: Progress | None = None):
+    def __init__(self, pos: GamePosition, limits: Limits, progress: Progress | None = None, core: Any = None):
         self.pos, self.limits, self.progress = pos, limits, progress
         self.table: dict[Any, tuple[Any, Any, Any]] = {}  # key -> (lower, upper) of the rest, best move
         self.nodes = 0
@@ -70,11 +69,14 @@ class Search:
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         self.next_report = self.start + PROGRESS_EVERY
         self.core: Any = None
-        compiled = compiled_search_type()
-        if compiled is not None and isinstance(pos, compiled[1]):
+        if core is None:
+            from ..families.game_core import COMPILED, GameCore
+
+            core = compiled_search_type() if COMPILED and isinstance(pos, GameCore) else False
+        if core:
             entries = (limits.max_memory or TABLE_BYTES) // ENTRY_BYTES
             try:
-                self.core = compiled[0](pos, entries, limits.max_nodes, self._core_tick)
+                self.core = core(pos, entries, limits.max_nodes, self._core_tick)
             except MemoryError:
                 if limits.max_memory is None:
                     raise
@@ -191,11 +193,14 @@ class Search:
         return self.mtdf() if self.pos.integral else self.value()
 
     def sign(self) -> int:
-        """The sign of the value here (whole-number scores), by one search of the window (-1, 1):
-        a result of at least 1 is a lower bound (the value is at least 1), one of at most -1 an upper
-        bound, and one strictly between is the value, 0."""
-        v = self.value(-1, 1)
-        return (v > 0) - (v < 0)
+        """The sign of the value here (whole-number scores), by null windows: a search of (-1, 0)
+        whose result is at most -1 bounds the value from above (lost); else the value is at least 0,
+        and a search of (0, 1) tells at least 1 (won) from at most 0 (with the first, 0: drawn).
+        Measured on Casino against one search of (-1, 1): 4-9% fewer nodes on lost deals (most of
+        them), up to 6% more on won ones, 4% fewer on five deals in all."""
+        if self.value(-1, 0) <= -1:
+            return -1
+        return 1 if self.value(0, 1) >= 1 else 0
 
     def within(self, lo: Any, hi: Any) -> bool:
         """Whether the value here lies in [lo, hi] (``-INF`` or ``INF`` for no bound that side)."""
@@ -251,14 +256,14 @@ def shown(value: Any) -> str:
 
 
 def minimax(pos: GamePosition, limits: Limits | None = None, progress: Progress | None = None,
-            exact: bool | None = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
+            exact: bool | None = None, core: Any = None) -> tuple[Verdict, str | None, Any, list[Any], Search]:
     """Search ``pos`` to the end: (verdict, reason, value, a line of play, the search).
 
     ``exact`` (default: unless the position is ``sign_only``): the value and a line of best replies
     reaching it.  Else the verdict from the value's sign alone (``Search.sign``): the value is then
     None unless it is 0 (drawn), and the line keeps the value on the verdict's side (won: at least 1
-    for the seat, whatever the other side plays along it)."""
-    search = Search(pos, limits or Limits(), progress)
+    for the seat, whatever the other side plays along it).  ``core`` as ``Search`` takes it."""
+    search = Search(pos, limits or Limits(), progress, core)
     depth = len(pos.history)
     if exact is None:
         exact = not getattr(pos, "sign_only", False)
@@ -303,7 +308,8 @@ def run_minimax(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) ->
     family = family_of(layout)
     seat = options.get("seat") or family.seats(layout)[0]
     pos, core = game_position(layout, deal, seat, options.get("core") or "auto")
-    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"), options.get("exact"))
+    verdict, reason, v, moves, search = minimax(pos, limits, options.get("progress"), options.get("exact"),
+                                                None if core == "compiled" else False)
     line = []
     for m in moves:
         line.append(pos.move_json(m))

@@ -62,8 +62,11 @@ class GamePosition(Protocol):
     """A game of two sides over a known order (the games of chance, issue #25), for the minimax
     engine: the seat asked about maximises ``score``, the other side minimises it."""
 
-    history: list[Any]
     integral: bool  # scores are whole numbers (the engine then closes in on them by null windows)
+
+    @property
+    def history(self) -> list[Any]:
+        """The moves played since the deal, oldest first."""
 
     def side(self) -> int:
         """+1: the seat chooses the next move; -1: the other side does; 0: the game is over."""

@@ -6,7 +6,7 @@ Compiled, ``import cython`` is the Cython language and this module is never impo
 Interpreted with Cython installed, Cython's own module serves; these names behave as its do:
 ``compiled`` is False, every decorator (directives too) returns what it decorates and ``declare`` the value it is
 given.  C types appear in annotations, which ``from __future__ import annotations`` leaves
-unevaluated, and as ``declare``'s first argument: of those only ``int`` and ``bint`` are here.
+unevaluated, and as ``declare``'s first argument: of those only ``int``, ``longlong`` and ``bint`` are here.
 """
 
 from __future__ import annotations
@@ -34,5 +34,6 @@ def _declare(_type: Any = None, value: Any = None, **__: Any) -> Any:
 
 
 cython = SimpleNamespace(compiled=False, cclass=_same, cfunc=_same, ccall=_same, inline=_same, final=_same,
-                         exceptval=_exceptval, declare=_declare, int=int, bint=bool, boundscheck=_directive,
+                         exceptval=_exceptval, declare=_declare, int=int, longlong=int, bint=bool,
+                         boundscheck=_directive,
                          wraparound=_directive, cdivision=_directive, initializedcheck=_directive)

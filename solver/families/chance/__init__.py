@@ -12,8 +12,8 @@ questions, two searches:
 
 - ``rules``: the rule tables; ``layout``: the layout reader and the deals; ``games``: what plays
   each game (its position, its referee's replay), by the layout's ``game``.
-- ``position``: Vingt-un & co. and Lansquenet on a known shuffle; ``casino``: Casino, and
-  ``_casino`` the same compiled (Cython, ``compiled_game``).
+- ``position``: Vingt-un & co. and Lansquenet on a known shuffle; ``casino``: Casino (one source:
+  compiled by Cython where a compiler exists, ``compiled_game``).
 - ``twentyone``, ``odds``: the exact expectations.
 - ``referee``: the replay, written from the rules in words.
 """
@@ -101,22 +101,17 @@ class ChanceFamily(GameFamily):
         return PLAYS[layout.game].position(layout.rules, deal, seat)
 
     def compiled_game(self, layout: ChanceLayout, deal: Deal, seat: str) -> GamePosition:
-        """Casino compiled (``_casino.CasinoCore``), one pack; the other games are decided in well
-        under a second by the Python positions and have no compiled one."""
+        """Casino's game (``casino.CasinoGame``, one source) where it is compiled; the other games
+        are decided in well under a second by the Python positions and have no compiled one."""
         from .games import PLAYS
-        from .layout import check_finite
 
-        check_finite(layout)
-        seat = self.check_seat(layout, seat)
         if not PLAYS[layout.game].compiled:
             raise UnsupportedError(f"layout {layout.name!r}: only Casino has a compiled game; use --core python")
-        if len(set(deal)) != len(deal):
-            raise UnsupportedError(f"layout {layout.name!r}: the compiled Casino plays one pack; use --core python")
-        try:
-            from ._casino import CasinoCore
-        except ImportError as e:
-            raise UnsupportedError(f"the chance family's compiled Casino is not built ({e})") from None
-        return CasinoCore(layout.rules, deal, seat)
+        from .casino import COMPILED
+
+        if not COMPILED:
+            raise UnsupportedError("the chance family's compiled Casino is not built")
+        return self.game_position(layout, deal, seat)
 
     def _referee(self, layout: ChanceLayout, deal: Deal, seat: str,
                  line: list[dict[str, Any]]) -> tuple[str | None, Fraction]:

@@ -2,7 +2,7 @@
 
 The family reads its entry instead of asking what kind of rules a layout has: the two-sided
 position on a known shuffle (``position``), the referee's replay of a line (``replay``), and
-whether a compiled game exists (``compiled``: Casino's, ``_casino``).  The odds keep their own
+whether a compiled game exists (``compiled``: Casino's, ``casino``, where it is built).  The odds keep their own
 tables beside their code (``odds``).  A new game is one entry here and one in ``rules.RULE_TYPES``.
 """
 

@@ -88,7 +88,11 @@ class Odds:
     """The round of ``rules`` from a shoe of ``decks`` packs (0: infinite), from the player's seat."""
 
     def __init__(self, rules: TwentyOne, decks: int, num: Callable[[Any], Any] = float,
-                 draw_value: Any = 0):
+                 draw_value: Any = 0, like: Odds | None = None):
+        """``like``: the odds of the same rules, shoe and arithmetic at another ``draw_value``, whose
+        tables of the cards and of the banker's final outcomes by his rule (``draws``, ``dealer``,
+        ``dealer_final``) this one shares: they read the cards and the rule alone, never what a
+        drawn game is worth (the doubled draw evaluates the round at several such values)."""
         self.r, self.decks, self.num = rules, decks, num
         self.infinite = decks == 0
         self.full = full_shoe(1 if self.infinite else decks)
@@ -106,6 +110,10 @@ class Odds:
         self.decisions: dict[tuple[tuple[int, ...], int], Decision] = {}
         self._terms: dict[State, DealerTerms] = {}
         self._payoff: dict[tuple[int, int], Any] = {}
+        if like is not None:
+            if (like.r, like.decks, like.num) != (rules, decks, num):
+                raise ValueError("Odds(like=...): other rules, shoe or arithmetic")
+            self._draws, self._dist, self._terms = like._draws, like._dist, like._terms
 
     # ------------------------------------------------------------ cards
 
@@ -467,11 +475,16 @@ class DealerTerms:
         return {o: float(x) for o, x in zip(self.outcomes, dist) if x}
 
 
-def doubled_draw_value(rules: TwentyOne, decks: int, rounds: int = 60,
-                       progress: Callable[[int, int], None] | None = None) -> tuple[float, int]:
-    """(See below.)  A round drawn half the time or more has no value at double stakes (the stakes
-    grow faster than the game ends): ``UnboundedError``.  ``progress`` is each evaluation's."""
-    return _doubled(rules, decks, rounds, progress)
+def doubled_odds(rules: TwentyOne, decks: int, progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[Odds, Any, int]:
+    """The odds of a game whose drawn rounds are played again for double stakes: the round's odds
+    with a drawn round worth twice the game's value ``V`` (``_doubled``), its expectation (``V``
+    again, recomputed there) and the evaluations the value took.  A round drawn half the time or
+    more has no value at double stakes (the stakes grow faster than the game ends):
+    ``UnboundedError``.  ``progress`` is each evaluation's."""
+    v, rounds, like = _doubled(rules, decks, 60, progress)
+    odds = Odds(rules, decks, float, 2 * v, like=like)
+    return odds, odds.expectation(progress), rounds
 
 
 class UnboundedError(ArithmeticError):
@@ -479,24 +492,27 @@ class UnboundedError(ArithmeticError):
 
 
 def _doubled(rules: TwentyOne, decks: int, rounds: int,
-             progress: Callable[[int, int], None] | None = None) -> tuple[float, int]:
+             progress: Callable[[int, int], None] | None = None) -> tuple[float, int, Odds]:
     """The value of a game whose drawn rounds are played again for double stakes (Quinze):
     V = G(2V), G(x) the round's value when a draw is worth x.  For one strategy G is linear,
     A + D x (D the chance of a draw), so two evaluations give the fixed point A / (1 - 2D); a
     third at x = 2V checks that the best strategy there is the same (G(2V) = V).  If not, the
-    iteration x <- 2 G(x) goes on from there: G's slope 2D is below 1, so it converges."""
-    g0 = float(Odds(rules, decks, float, 0.0).expectation(progress))
-    g1 = float(Odds(rules, decks, float, 1.0).expectation(progress))
+    iteration x <- 2 G(x) goes on from there: G's slope 2D is below 1, so it converges.  Every
+    evaluation shares the first one's tables of the banker (``Odds``'s ``like``), which it also
+    returns with the value and the count of evaluations."""
+    first = Odds(rules, decks, float, 0.0)
+    g0 = float(first.expectation(progress))
+    g1 = float(Odds(rules, decks, float, 1.0, like=first).expectation(progress))
     if 2 * (g1 - g0) >= 1:
         raise UnboundedError(f"a round drawn with chance {g1 - g0:.3f}: no finite value at doubled stakes")
     x = 2 * g0 / (1 - 2 * (g1 - g0))
     v = g0
     for i in range(3, rounds + 3):
-        v = float(Odds(rules, decks, float, x).expectation(progress))
+        v = float(Odds(rules, decks, float, x, like=first).expectation(progress))
         if abs(2 * v - x) < 1e-13:
-            return v, i
+            return v, i, first
         x = 2 * v
-    return v, rounds
+    return v, rounds, first
 
 
 def exact(rules: TwentyOne, decks: int) -> Fraction:

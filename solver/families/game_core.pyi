@@ -1,3 +1,0 @@
-# Types of the compiled extension module game_core.pyx (for mypy; the module itself is Cython).
-
-class GameCore: ...
