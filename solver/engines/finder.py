@@ -106,7 +106,7 @@ class _Line:
 
 
 def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
-         width: int = WIDTH, cap: int | None = None, use_forced: bool = True, progress: Progress | None = None,
+         width: int = WIDTH, use_forced: bool = True, progress: Progress | None = None,
          progress_every: float = 0.5) -> tuple[str, str | None, list[int], dict[str, Any]]:
     """Beam search from ``pos`` (the module text): ``(verdict, reason, moves, stats)`` with
     verdict ``won`` (``moves``: the pushes from ``pos`` that win) or ``unknown``; ``pos`` is
@@ -121,7 +121,6 @@ def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
     levels = 0
     next_report = start + progress_every
     stats: dict[str, Any] = {}
-    cap = cap or None
 
     def finish(verdict: str, reason: str | None, pushed: int = 0) -> tuple[str, str | None, list[int], dict[str, Any]]:
         """The answer; the position restored (``pushed``: pushes past the line's node to take back).
@@ -145,7 +144,7 @@ def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
         runs += 1
         seen: set[bytes] = {pos.key()}
         level: list[_Node | None] = [None]
-        while level and (cap is None or level[0] is None or level[0].depth < cap):
+        while level:
             levels += 1
             kept: dict[int, list[tuple[int, int, _Node]]] = {}
             made = 0
@@ -187,7 +186,6 @@ def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
             level = [it[2] for it in sorted((it for heap in kept.values() for it in heap), key=lambda it: -it[1])]
         line.goto(None)
         width *= 2
-        cap = None if cap is None else cap * 3 // 2
 
 
 def run_finder(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> EngineRun:
