@@ -53,8 +53,10 @@ def compare(db: str, theirs_all: list[int], seeds: list[int], layout: str | None
         wl = winnable.read(conn, meta, db, layout, engine)
         lay = api.load_layout(wl.layout, wl.max_rank if wl.max_rank != 13 else None)
         winnable.same_rules(wl, lay, db)
-        verdicts = dict(conn.execute("SELECT seed, verdict FROM results WHERE layout = ? AND engine = ? "
-                                     "AND rules_version = ?", (wl.layout, wl.engine, wl.rules_version)).fetchall())
+        rows = conn.execute("SELECT seed, verdict, nodes FROM results WHERE layout = ? AND (engine = ? OR ? = ?) "
+                            "AND rules_version = ?",
+                            (wl.layout, wl.engine, wl.engine, winnable.ANY, wl.rules_version)).fetchall()
+        verdicts = {row[0]: row[1] for row in winnable.one_row_a_seed(rows)}
         span = set(seeds)
         theirs = sorted(span.intersection(theirs_all))
         ours = sorted(span.intersection(wl.seeds))

@@ -2,9 +2,11 @@
 
 A list is the seeds one engine proved ``won`` for one layout under one set of rules (a
 database holding several layouts or engines needs ``--layout`` or ``--engine`` to pick
-one).  Every ``won`` row was replayed by the referee when the batch stored it
-(``api.solve`` replays a win before returning it; a win that does not replay stops the
-batch); ``verify`` replays the stored solutions again, from the seed's deal.
+one); ``--engine any`` takes every engine's rows together: a seed is winnable when any engine
+proved it won (each win is a proof, replayed), and counts as lost when one proved it lost.
+Every ``won`` row was replayed by the referee when the batch stored it (``api.solve`` replays a
+win before returning it; a win that does not replay stops the batch); ``verify`` replays the
+stored solutions again, from the seed's deal.
 
 Three forms:
 
@@ -34,6 +36,7 @@ from .shuffles import PYSOLFC_MT_FROM, generator, words
 
 TIERS = ("easy", "medium", "hard")
 PER_LINE = 8  # seeds a line of the pysolfc module, as PySolFC's own list has them
+ANY = "any"  # the engine filter that takes every engine's rows (``read``)
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,9 @@ def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | 
                           "ORDER BY layout, engine, rules_version").fetchall()
     if not groups:
         raise InputError(f"{db}: no deals stored yet ({meta.get('layout')}): no list to make")
-    chosen = [g for g in groups if (layout is None or g[0] == layout) and (engine is None or g[1] == engine)]
+    chosen = [g for g in groups if (layout is None or g[0] == layout) and (engine in (None, ANY) or g[1] == engine)]
+    if engine == ANY:  # one group per layout and rules, every engine's rows in it
+        chosen = sorted({(g[0], ANY, g[2], g[3]) for g in chosen})
     if not chosen:
         asked = " and ".join(f"{name} {value!r}" for name, value in (("layout", layout), ("engine", engine))
                              if value is not None)
@@ -99,8 +104,10 @@ def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | 
     where = "fingerprint IS ?" if fp == "fingerprint" else "? IS NULL"
     rows = conn.execute(
         "SELECT seed, verdict, nodes, seconds, solution_length FROM results "
-        f"WHERE layout = ? AND engine = ? AND rules_version = ? AND {where} ORDER BY seed",
-        (name, eng, rules_version, fingerprint)).fetchall()
+        f"WHERE layout = ? AND (engine = ? OR ? = '{ANY}') AND rules_version = ? AND {where} ORDER BY seed",
+        (name, eng, eng, rules_version, fingerprint)).fetchall()
+    if eng == ANY:
+        rows = one_row_a_seed(rows)
     if seeds is not None:
         wanted = set(seeds)
         rows = [r for r in rows if r[0] in wanted]
@@ -116,13 +123,32 @@ def read(conn: sqlite3.Connection, meta: dict[str, str], db: str, layout: str | 
         won=tuple(Won(r[0], r[2], r[3], r[4]) for r in rows if r[1] == "won"))
 
 
+def one_row_a_seed(rows: list[Any]) -> list[Any]:
+    """One row per seed (seed, verdict, nodes, ...) from the rows of several engines (``--engine any``):
+    a won one if any engine
+    proved the deal won (the one of fewest nodes), else a lost one (a proof too: no engine proved it
+    won, and the engines never disagree: a disagreement stops a batch), else an unknown one."""
+    best: dict[int, Any] = {}
+    rank = {"won": 0, "lost": 1, "unknown": 2}
+    for row in rows:
+        seen = best.get(row[0])
+        if seen is None or (rank[row[1]], row[2] or 0) < (rank[seen[1]], seen[2] or 0):
+            best[row[0]] = row
+    return [best[seed] for seed in sorted(best)]
+
+
 def stored_results(conn: sqlite3.Connection, wl: WinnableList) -> Iterable[tuple[int, dict[str, Any]]]:
-    """(seed, result JSON) of every won row of the list."""
+    """(seed, result JSON) of every won row of the list (with ``--engine any``, each seed's first)."""
     fp = _fingerprint_column(conn)
     where = "fingerprint IS ?" if fp == "fingerprint" else "? IS NULL"
+    done: set[int] = set()
     for seed, text in conn.execute(
-            "SELECT seed, result FROM results WHERE layout = ? AND engine = ? AND rules_version = ? "
-            f"AND {where} AND verdict = 'won' ORDER BY seed", (wl.layout, wl.engine, wl.rules_version, wl.fingerprint)):
+            f"SELECT seed, result FROM results WHERE layout = ? AND (engine = ? OR ? = '{ANY}') AND rules_version = ? "
+            f"AND {where} AND verdict = 'won' ORDER BY seed",
+            (wl.layout, wl.engine, wl.engine, wl.rules_version, wl.fingerprint)):
+        if seed in done:
+            continue
+        done.add(seed)
         try:
             obj = json.loads(text)
         except ValueError:

@@ -266,3 +266,28 @@ def test_a_batch_of_a_layout_file_lists_with_that_file(tmp_path: Path, capsys: p
     assert refused(code, out, err) and "--layout" in err  # which deals? a name that is no built-in layout
     code, out, _ = cli(["report", str(db), "--winnable", "--format", "pysolfc", "--layout", str(mine)], capsys)
     assert code == 0 and ast.literal_eval(ast.parse(out).body[0].value) == tuple(int(s) for s in won)  # type: ignore[attr-defined]
+
+
+def test_any_engine_lists_a_seed_won_by_any_of_them(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine any``: a deal unknown to the dfs rows and won by another engine's row is listed
+    (its win replayed by ``--verify``), a deal won by both once, a lost one not at all."""
+    won = [s for s, _ in stored(db, "won")]
+    lost = [s for s, _ in stored(db, "lost")]
+    assert len(won) >= 2 and lost
+    rest = "rules_version, verdict, reason, nodes, seconds, solution_length, limits, fingerprint, finished_at, result"
+    conn = sqlite3.connect(db)
+    conn.execute(f"INSERT INTO results (layout, seed, engine, {rest}) "
+                 f"SELECT layout, seed, 'portfolio', {rest} FROM results WHERE verdict = 'won'")
+    # the first won deal left unknown by the dfs (its limit, say), won by the other engine
+    conn.execute("UPDATE results SET verdict = 'unknown', reason = 'max-nodes 10' "
+                 "WHERE engine = 'dfs' AND seed = ?", (won[0],))
+    conn.commit()
+    conn.close()
+    code, out, err = cli(["report", str(db), "--winnable"], capsys)
+    assert refused(code, out, err) and "--engine" in err
+    code, out, _ = cli(["report", str(db), "--winnable", "--engine", "dfs"], capsys)
+    assert code == 0 and [int(s) for s in out.split()] == won[1:]
+    code, out, _ = cli(["report", str(db), "--winnable", "--engine", "any", "--verify"], capsys)
+    listed = [int(s) for s in out.split()]
+    assert code == 0 and listed == won
+    assert not set(listed) & set(lost)

@@ -68,7 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "rules: counts, win rate and its interval, times), every row as CSV, or "
                                    "(--winnable) the seeds it proved winnable.")
     p.add_argument("db", metavar="DB", help="a SQLite file written by `patience batch`")
-    p.add_argument("--engine", help="only this engine's rows")
+    p.add_argument("--engine", help="only this engine's rows (with --winnable, 'any': every engine's, a seed won "
+                                    "by any of them listed)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print the summaries as a JSON list")
     g.add_argument("--csv", action="store_true",
