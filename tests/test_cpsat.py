@@ -43,9 +43,9 @@ def assert_agree(layout: str, seed: int, max_rank: int | None = None):
 # --------------------------------------------------------- the two engines agree
 
 REDUCED = [
-    ("debutante", 5, range(1, 9)),
+    ("debutante", 5, range(1, 6)),
     ("debutante", 7, range(1, 3)),
-    ("colorado", 5, range(1, 5)),
+    ("colorado", 5, range(1, 3)),
     ("colorado", 7, range(1, 3)),
     ("debutante-fifo", 5, range(1, 4)),
     ("debutante-unlimited", 5, range(1, 3)),
@@ -93,7 +93,7 @@ def black_hole_oracle(deal: dict[str, list[int]], wrap: bool = True) -> bool:
     return clear(tuple(len(f) for f in fans), deal["hole"][0])
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])  # lost, won
 def test_black_hole_matches_an_exhaustive_search(seed):
     lay = api.load_layout("black-hole")
     expected = "won" if black_hole_oracle(shuffles.from_seed(lay, seed)) else "lost"
@@ -259,7 +259,7 @@ def test_dfs_wins_of_the_hole_family_are_solutions_of_the_model():
         assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), (layout, seed)
 
 
-@pytest.mark.parametrize("name,max_rank,seeds", [("six-of-two", 4, range(1, 7)), ("six-queues", 4, range(1, 5)),
+@pytest.mark.parametrize("name,max_rank,seeds", [("six-of-two", 4, range(1, 5)), ("six-queues", 4, range(1, 4)),
                                                  ("five-unlimited", 6, range(1, 3)), ("two-fox", 5, (1, 2, 5)),
                                                  ("one-fox", 5, (8,))])
 def test_small_layouts_agree(small_layouts, name, max_rank, seeds):
@@ -315,9 +315,9 @@ def test_a_time_limit_gives_unknown_with_the_limit_named():
 
 
 def test_a_fixed_random_seed_repeats_the_run():
-    runs = [solve("colorado", 3, "cpsat", 7, random_seed=7).solution for _ in range(2)]
+    runs = [solve("colorado", 3, "cpsat", 6, random_seed=7).solution for _ in range(2)]
     assert runs[0] == runs[1]
-    lay = api.load_layout("colorado", 7)
+    lay = api.load_layout("colorado", 6)
     two = [api.solve(lay, seed=3, engine="cpsat", limits=LIMITS, workers=2, random_seed=7).solution
            for _ in range(2)]
     assert two[0] == two[1]
@@ -334,7 +334,7 @@ def test_model_features_keep_the_verdict(model, feature):
 
     default = (RESERVE if model == "reserve" else HOLE)[feature]
     switch = ("-" if default else "+") + feature
-    deals_ = ([("debutante-1", 8, 3, "lost"), ("colorado", 5, 2, "won")] if model == "reserve"
+    deals_ = ([("debutante-1", 8, 1, "lost"), ("colorado", 5, 2, "won")] if model == "reserve"
               else [("black-hole", None, 1, "lost"), ("black-hole", None, 2, "won")])
     for layout, rank, seed, expected in deals_:
         if feature == "counting" and expected == "lost":

@@ -93,7 +93,7 @@ def test_the_both_engine_agrees_on_a_reduced_freecell():
 # ------------------------------------------------- the two engines agree
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(["freecell", "bakers-game", "bakers-dozen", "seahaven-towers",
                              "small-freecell", "small-bakers"]),
        max_rank=st.integers(2, 4), seed=st.integers(1, 300))

@@ -45,7 +45,7 @@ from solver.families import brute, family_of, parse_layout_text
 from solver.layout import DEFAULT_RULES, rule_values
 from solver.limits import Limits
 
-CI = Config(brute_states=2000, dfs_nodes=20_000, cpsat_seconds=5.0)
+CI = Config(brute_states=1000, dfs_nodes=20_000, cpsat_seconds=5.0)
 
 
 # ------------------------------------------------------------------ the schema walk

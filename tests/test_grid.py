@@ -1,7 +1,8 @@
 """The grid model of the debutante family (``solver/families/reserve/grid.py``): every win the DFS
 finds is one of its solutions (exact: it loses no game), it agrees with the DFS on small layouts of
 every shape it serves (stacks of one, of two, unlimited, queues of two, preset bases), its
-solutions replay, and it finds the wins of deals a 60-second DFS left open.  On columns of two the
+solutions replay (that it wins full deals a 60-second DFS left open, such as debutante 881, is a
+measurement: ``benchmarks/results/ground-truth-2026-12-05/``, not a test).  On columns of two the
 pairing bound's facts (``deadlines``, ``hall``) are in the model: it agrees with the plain search
 (no dominance, bounds or learning) where they are active, and proves at once the losses the bound
 proves."""
@@ -88,7 +89,7 @@ def test_it_agrees_with_the_dfs_and_its_wins_replay(shape):
     name, ranks, columns, changes = SHAPES[shape]
     lay = small(name, 5, columns, **changes)
     seen = set()
-    for seed in range(1, 7):
+    for seed in range(1, 4):
         want = api.solve(lay, seed=seed, engine="dfs", limits=Limits(max_nodes=500_000)).verdict
         got = api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=60), workers=1)  # replayed by api
         assert got.stats["model"] == "GridModel"
@@ -103,18 +104,12 @@ def test_features_keep_the_verdict(feature):
     switch = ("-" if FEATURES[feature] else "+") + feature
     lay = small("debutante", 6, 4)
     verdicts = set()
-    for seed in range(4, 7):  # lost, won, won
+    for seed in (4, 5):  # lost, won
         want = api.solve(lay, seed=seed, engine="dfs").verdict
         assert api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=60), workers=1,
                          features=switch).verdict == want, seed
         verdicts.add(want)
     assert verdicts == {"won", "lost"}
-
-
-def test_it_wins_a_deal_the_dfs_left_open():
-    # Debutante 881: unknown after 60 s of the DFS (benchmarks/results/winrates-60s-2026-12-04.md).
-    res = api.solve("debutante", seed=881, engine="cpsat", limits=Limits(timeout=170), workers=1, random_seed=1)
-    assert res.verdict == "won" and res.stats["model"] == "GridModel"  # the solution is replayed by api.solve
 
 
 @pytest.mark.parametrize("name", ["debutante", "debutante-fifo"])
@@ -123,7 +118,7 @@ def test_the_pairing_facts_agree_with_the_plain_search(name):
     # in the model (tight turns with more nodes than columns); seeds 5 and 6 are won, the rest lost.
     lay = small(name, 6, 4)
     seen = set()
-    for seed in range(1, 7):
+    for seed in (1, 2, 4, 5, 6):  # seed 3 is beyond the plain search's 200,000 nodes (2.3 s for nothing)
         deal = shuffles.from_seed(lay, seed)
         assert GridModel(lay, deal).bound_turns > 0, seed
         want = plain(lay, deal, [], 200_000)

@@ -210,7 +210,7 @@ def test_the_engine_agrees_with_the_plain_search(takes):
     verdicts = []
     for case in CASES:
         lay = small(*case, "deal-row-no-spaces", takes)
-        for seed in range(1, 13):
+        for seed in range(1, 11):  # (seed 11 of the last case: 2.1 s of the plain search)
             deal = shuffles.from_seed(lay, seed)
             truth = brute.solve(lay, deal, 20_000)
             if truth.verdict == "unknown":

@@ -41,7 +41,7 @@ SMALL = {
 def test_the_engine_agrees_with_the_plain_search_over_the_referee(variant: str) -> None:
     lay = SMALL[variant]
     seen = {"won": 0, "lost": 0}
-    for seed in range(1, 31):
+    for seed in range(1, 21):
         deal = shuffles.from_seed(lay, seed)
         truth = brute.solve(lay, deal, max_states=100_000).verdict
         if truth not in seen:
@@ -49,7 +49,7 @@ def test_the_engine_agrees_with_the_plain_search_over_the_referee(variant: str) 
         got = api.solve(lay, deal=deal, limits=Limits(max_nodes=300_000))  # a win is replayed by the referee
         assert got.verdict == truth, (variant, seed)
         seen[truth] += 1
-    assert seen["won"] and seen["lost"] and sum(seen.values()) >= 25, seen
+    assert seen["won"] and seen["lost"] and sum(seen.values()) >= 18, seen
 
 
 def test_the_automatic_moves_keep_every_verdict() -> None:

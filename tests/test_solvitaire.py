@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api, families, shuffles, solvitaire
+from solver import api, cli, families, shuffles, solvitaire
 from solver import deal as deals
 from solver.errors import DealError, LayoutError
 from solver.families.card import DEAL_READERS
@@ -142,16 +142,18 @@ def preset(name: str):
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if n in builtin_names()
                                   and api.load_layout(n).deal.generator == "solvitaire"])
-def test_a_rules_file_deals_the_built_in_layouts_deals(name, tmp_path):
+def test_a_rules_file_deals_the_built_in_layouts_deals(name, tmp_path, capsys):
     """``--rules NAME.json --seed N`` is the built-in ``NAME --seed N``: the same rules (fingerprint)
-    and the same deal, Solvitaire's ``--random N``."""
+    and the same deal, Solvitaire's ``--random N`` (the command line in process; its own process in
+    ``test_the_command_line_reads_rules_and_deal_files``)."""
     lay, builtin = preset(name), api.load_layout(name)
     assert rules_fingerprint(lay) == rules_fingerprint(builtin)
     assert shuffles.from_seed(lay, 3) == shuffles.from_seed(builtin, 3)
     rules = tmp_path / f"{name}.json"
     rules.write_text(json.dumps(PRESETS[name]))
-    by_rules, by_name = run("deal", "--rules", str(rules), "--seed", "3"), run("deal", name, "--seed", "3")
-    assert by_rules.returncode == by_name.returncode == 0 and by_rules.stdout == by_name.stdout
+    by_rules = cli.main(["deal", "--rules", str(rules), "--seed", "3"]), capsys.readouterr().out
+    by_name = cli.main(["deal", name, "--seed", "3"]), capsys.readouterr().out
+    assert by_rules == by_name and by_rules[0] == 0 and by_rules[1]
 
 
 @pytest.mark.parametrize("key", sorted(json.loads(GOLDEN.read_text())))
@@ -255,8 +257,8 @@ def test_any_rules_object_is_a_layout_or_one_line_of_bad_input(obj):
     if not isinstance(lay, Layout):  # Accordion, Gaps
         families.family_of(lay).deal_from_seed(lay, 1)
         return
-    # seed N is Solvitaire's --random N (a reduced deck: our own generator), a deal of the whole pack
-    assert shuffles.generator(lay) == ("solvitaire" if lay.max_rank == 13 else "patience-v1")
+    # seed N is Solvitaire's --random N, also on the reduced deck the rules name ("max rank"), a deal of the pack
+    assert shuffles.generator(lay) == "solvitaire" and lay.max_rank == lay.deal.max_rank
     dealt = shuffles.from_seed(lay, 1)  # checked against the layout (deal.validate), or DealError
     assert sorted(c for stack in dealt.values() for c in stack) == sorted(lay.pack())
 
