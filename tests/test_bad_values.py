@@ -21,15 +21,15 @@ from solver.cli import build_parser, main
 # The start of each command's line, with limits that keep any accepted value cheap (an option
 # given again later on the line overrides these).
 BASE = {
-    "solve": ["solve", "golf", "--seed", "1", "--engine", "dfs", "--max-nodes", "2000", "--timeout", "5"],
-    "hint": ["hint", "golf", "--seed", "1", "--max-nodes", "2000", "--timeout", "5"],
-    "analyse": ["analyse", "golf", "--seed", "1", "--moves", "{moves}", "--max-nodes", "2000", "--timeout", "5"],
-    "batch": ["batch", "golf", "--seeds", "1-2", "--jobs", "1", "--max-nodes", "2000", "--timeout", "5",
+    "solve": ["solve", "golf", "--seed", "1", "--engine", "dfs", "--max-nodes", "2000", "--timeout", "1"],
+    "hint": ["hint", "golf", "--seed", "1", "--max-nodes", "2000", "--timeout", "1"],
+    "analyse": ["analyse", "golf", "--seed", "1", "--moves", "{moves}", "--max-nodes", "2000", "--timeout", "1"],
+    "batch": ["batch", "golf", "--seeds", "1-2", "--jobs", "1", "--max-nodes", "2000", "--timeout", "1",
               "--db", "{db}"],
-    "graph": ["graph", "golf", "--seed", "1", "--max-nodes", "50", "--timeout", "5"],
+    "graph": ["graph", "golf", "--seed", "1", "--max-nodes", "50", "--timeout", "1"],
     "deal": ["deal", "golf", "--seed", "1"],
     "show": ["show", "golf"],
-    "odds": ["odds", "lansquenet", "--timeout", "2"],
+    "odds": ["odds", "lansquenet", "--timeout", "1"],
     "bench": ["bench", "golf@9", "--seeds", "1", "--engines", "dfs", "--no-plots", "--out", "{dir}"],
     "play": ["play", "golf", "--seed", "1", "--no-browser"],
 }
