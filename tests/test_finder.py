@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -117,8 +119,34 @@ def test_beam_restores_the_position_it_was_given():
     before = pos.state()
     evaluation = family_of(lay).evaluation(lay)
     for limits in (Limits(max_nodes=50), Limits(max_nodes=100_000)):
-        beam(pos, evaluation.rate, limits)
+        beam(pos, evaluation.rates(), limits)
         assert pos.state() == before
+
+
+def test_the_runs_take_the_ratings_in_turn():
+    """Each run (a restart after the beam died out) rates with the next of the evaluation's
+    ratings, so a deal that defeats one weight set meets the others."""
+    lay = api.load_layout("spider", settings=("foundations.takes=suit",))
+    pos = TableauPosition(lay, shuffles.from_seed(lay, 1))
+    evaluation = family_of(lay).evaluation(lay)
+    ratings = evaluation.rates()
+    assert len(ratings) == 3
+    used: list[int] = []
+
+    def counted(i: int) -> Callable[[Any], tuple[int, int]]:
+        def rate(p: Any) -> tuple[int, int]:
+            if not used or used[-1] != i:
+                used.append(i)
+            return ratings[i](p)
+        return rate
+
+    evaluation.focus(pos, True)
+    verdict, _, _, stats = beam(pos, [counted(i) for i in range(3)], Limits(max_nodes=200_000), width=1)
+    evaluation.focus(pos, False)
+    assert stats["runs"] >= 4, stats  # width 1 dies out fast: several runs
+    assert used[:4] == [0, 1, 2, 0]
+    # the three sets differ, so the runs do differ in what they keep
+    assert len({tuple(w) for w in evaluation.weights}) == 3
 
 
 def test_a_family_without_an_evaluation_is_refused_and_not_seated():

@@ -13,7 +13,9 @@ not won, and not cut by one of the family's sound bounds (``is_dead``) is scored
 left to deal, so that positions before and after a deal do not crowd each other out).  The best
 ``width`` children of each bucket make the next level.  A won child ends the search: its line is
 the win.  When a level comes out empty, the run starts again with twice the width (a fresh set
-of positions seen): the search goes on until the time or node limit, and answers ``unknown``.
+of positions seen) and the evaluation's next rating (``rates``: a family may give several,
+taken in turn, where one alone leaves deals the others win): the search goes on until the time
+or node limit, and answers ``unknown``.
 
 What it claims: only ``won``, with the moves played, which the portfolio (and ``patience
 solve``) has the referee replay.  A level that dies out proves nothing (the beam left lines
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..families import AnyLayout, family_of
@@ -50,6 +52,7 @@ BYTES_PER_SEEN = 200
 CHECK_EVERY = 256
 
 Progress = Callable[[dict[str, float | int]], None]
+Rate = Callable[[Any], tuple[int, int]]
 
 
 class _Node:
@@ -105,10 +108,11 @@ class _Line:
             line.append(y)
 
 
-def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
+def beam(pos: Any, rates: Sequence[Rate], limits: Limits, *,
          width: int = WIDTH, use_forced: bool = True, progress: Progress | None = None,
          progress_every: float = 0.5) -> tuple[str, str | None, list[int], dict[str, Any]]:
-    """Beam search from ``pos`` (the module text): ``(verdict, reason, moves, stats)`` with
+    """Beam search from ``pos`` (the module text), its runs rated by ``rates`` in turn:
+    ``(verdict, reason, moves, stats)`` with
     verdict ``won`` (``moves``: the pushes from ``pos`` that win) or ``unknown``; ``pos`` is
     restored to where it started."""
     start = time.perf_counter()
@@ -142,6 +146,7 @@ def beam(pos: Any, rate: Callable[[Any], tuple[int, int]], limits: Limits, *,
         return finish("won", None)
     while True:
         runs += 1
+        rate = rates[(runs - 1) % len(rates)]
         seen: set[bytes] = {pos.key()}
         level: list[_Node | None] = [None]
         while level:
@@ -198,7 +203,7 @@ def run_finder(layout: AnyLayout, deal: Any, limits: Limits, **options: Any) -> 
     pos, core = start_position(layout, deal, options.get("core") or "auto")
     evaluation.focus(pos, options.get("focus", True))
     try:
-        verdict, reason, moves, stats = beam(pos, evaluation.rate, limits,
+        verdict, reason, moves, stats = beam(pos, evaluation.rates(), limits,
                                              width=options.get("width") or evaluation.WIDTH,
                                              progress=options.get("progress"),
                                              progress_every=options.get("progress_every") or 0.5)

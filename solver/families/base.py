@@ -17,7 +17,7 @@ Engines never look inside a position; they only use the methods below.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -157,6 +157,9 @@ class Evaluation(Protocol):
     WIDTH: int  # positions kept per bucket at the finder's first run
 
     def rate(self, pos: Any) -> tuple[int, int]: ...
+
+    def rates(self) -> Sequence[Callable[[Any], tuple[int, int]]]:
+        """The ratings of the finder's runs, taken in turn (``[self.rate]`` where one serves)."""
 
     def focus(self, pos: Any, on: bool) -> None:
         """With ``on``, narrow the position's moves to those the finder tries (a subset of the

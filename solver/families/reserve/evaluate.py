@@ -14,6 +14,7 @@ beam, whose wins the referee replays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 SLACK_W = 4
@@ -31,6 +32,9 @@ class ReserveEvaluation:
         held = sum(len(col) for col in pos.cols)
         room = pos.slack()
         return len(pos.stock), -SLACK_W * (room or 0) - HOME_W * home + HELD_W * held
+
+    def rates(self) -> list[Callable[[Any], tuple[int, int]]]:
+        return [self.rate]
 
     def focus(self, pos: Any, on: bool) -> None:
         """Every move stays: the family's moves are few (a card to a foundation or a column)."""
