@@ -9,17 +9,19 @@ once.  Skipped, with the reason, where Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from solver import api
 from solver.families import family_of
-from solver.play import Server, Session, make_server, url_of
+from solver.play import Server, Session, code_of, make_server, url_of
 
 CHROMIUM = os.environ.get("PATIENCE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 if os.environ.get("CI"):  # CI installs both: there a missing one is a failure, not a skip
@@ -173,6 +175,34 @@ def test_play_a_game(browser: Any, served: tuple[Server, Session]) -> None:
     assert errors == [] and more_errors == []
     page.close()
     again.close()
+
+
+@pytest.mark.parametrize("served", [("klondike-draw-1", 32005, None)], indirect=True)
+def test_the_issues_scenario_on_klondike_32005(browser: Any, served: tuple[Server, Session]) -> None:
+    """PySolFC's Klondike #32005 as a player meets it: after 107 moves (``tests/golden/``, the
+    shortest line to a losing move that random play found) the page says won; the losing move,
+    played by clicks, turns the verdict to lost with the move named; one click steps back before
+    it, a hint shows the next move, and finish plays the game out to a won table."""
+    server, session = served
+    line = json.loads((Path(__file__).parent / "golden" / "klondike-draw-1-32005-losing.json").read_text())
+    before, losing = line[:-1], line[-1]
+    page, errors = _open(browser, url_of(server) + "?moves=" + code_of(before))
+    assert _decided(page, len(before)) == "won"
+    _click_move(page, losing)
+    assert _decided(page, len(line)) == "lost"
+    page.wait_for_selector("#verdict #back", timeout=TIMEOUT)
+    assert f"{len(line)}." in page.inner_text("#verdict")
+    page.click("#verdict #back")
+    assert _decided(page, len(before)) == "won"
+    page.click("#hint")
+    page.wait_for_selector("#board use.card.hint", timeout=TIMEOUT)
+    page.click("#finish")
+    page.wait_for_function("() => document.querySelectorAll('#board use.card').length === 52 && "
+                           "Array.from(document.querySelectorAll('#board use.card')).every("
+                           "u => u.parentNode.dataset.stack.startsWith('foundation'))", timeout=60_000)
+    assert "won" in page.inner_text("#verdict")
+    assert errors == []
+    page.close()
 
 
 @pytest.mark.parametrize("served", [("freecell", 1, None)], indirect=True)
