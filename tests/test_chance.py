@@ -362,6 +362,7 @@ def twenty_one_rules(decks: st.SearchStrategy[int]) -> st.SearchStrategy[dict]:
         "hand": st.integers(1, 2), "upcard": st.booleans(), "naturals": st.booleans(), "peek": st.booleans(),
         "natural_pays": RATIOS, "banker_natural_collects": RATIOS, "natural_tie": st.sampled_from(["push", "banker"]),
         "target_pays": RATIOS, "target_collects": RATIOS, "ties": st.sampled_from(["push", "banker", "player"]),
+        "target_tie": st.sampled_from(["as-ties", "push", "banker", "player"]),
         "both_bust": st.sampled_from(["player-loses", "draw"]),
         "banker_play": st.sampled_from(["rule", "best", "blind"]), "stands_on": st.integers(11, 17),
         "hits_soft_17": st.booleans(), "double": st.sampled_from(["none", "any-two", "9-11", "10-11"]),
@@ -388,6 +389,18 @@ def twenty_one_layout(name: str, rules: dict):
 # Final hands of every kind: naturals, the target in three cards, totals, soft totals, over the target.
 HANDS = [["AS", "KD"], ["TC", "AH"], ["7C", "7D", "7H"], ["KS", "QS"], ["9C", "TD"], ["AC", "6D"], ["8S"],
          ["5C", "4D"], ["AD", "AS", "9H"], ["KC", "QD", "5S"], ["9S", "8D", "7C"], ["2C", "3D"]]
+
+
+def test_vingt_un_both_at_21_is_a_drawn_game_and_other_ties_the_bankers():
+    """The English text: the dealer's Vingt-un takes double "from all who stand the game, except
+    such other players, likewise having twenty-one, between whom it is thereby a drawn game";
+    other equal totals go to the banker (the layout's reading of the cut-off text)."""
+    from solver.families.chance.twentyone import settle
+
+    r = api.load_layout("vingt-un").rules
+    assert settle(r, 21, 21) == 0 and settle(r, 20, 20) == -1 and settle(r, 21, 20) == 2
+    assert settle(api.load_layout("vingt-un", None, ["target_tie=\"as-ties\""]).rules, 21, 21) == -1
+    assert settle(api.load_layout("dvadtsat-odin").rules, 21, 21) == -1  # its text says nothing of it
 
 
 @settings(max_examples=60, deadline=None)

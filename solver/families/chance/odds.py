@@ -54,7 +54,8 @@ def _twenty_one_words(r: TwentyOne) -> list[str]:
                "by the rule 'stand on T or more' best for him, not seeing the player's cards (on a known "
                "shuffle, as he likes)." if r.banker_play == "blind" else
                f"below {r.stands_on}" + (f" and on a soft {r.stands_on}." if r.hits_soft_17 else ".")),
-            f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}; "
+            f"The target pays {r.target_pays}, takes {r.target_collects}; equal totals: {r.ties}"
+            + (f" (both at {r.target}: {r.target_tie})" if r.target_tie != "as-ties" else "") + "; "
             f"the player's bust: {r.both_bust}; a drawn game: {r.draw}.",
             f"Doubling: {r.double}; splitting into at most {r.split_hands} hands."]
 

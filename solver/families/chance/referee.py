@@ -160,8 +160,9 @@ def _settle(r: TwentyOne, h: _Hand, b: _Hand) -> Fraction:
       the rules call it a drawn game when the banker goes over too (``both_bust``; 0 here);
     - else the better hand wins: a natural beats every other hand, then the higher total, and a
       banker over the target holds none;
-    - hands as good as each other: two naturals as ``natural_tie`` says, equal totals as ``ties``
-      says (one stake, or none);
+    - hands as good as each other: two naturals as ``natural_tie`` says, both at the target as
+      ``target_tie`` says (unless it says "as-ties"), other equal totals as ``ties`` says (one
+      stake, or none);
     - the winner is paid at his hand's rate: a natural's, the target total's, else one stake."""
     if h.bust():
         return Fraction(0) if (b.bust() and r.both_bust == "draw") else Fraction(-1)
@@ -178,7 +179,8 @@ def _settle(r: TwentyOne, h: _Hand, b: _Hand) -> Fraction:
         return -rate(b, r.banker_natural_collects, r.target_collects)
     if h.natural():
         return Fraction(0) if r.natural_tie == "push" else -ratio(r.banker_natural_collects)
-    return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
+    at_target = h.count() == r.target and r.target_tie != "as-ties"
+    return Fraction({"push": 0, "banker": -1, "player": 1}[r.target_tie if at_target else r.ties])
 
 
 def replay_lansquenet(rules: Lansquenet, pack: list[str], seat: str, line: Line) -> tuple[str | None, Fraction]:

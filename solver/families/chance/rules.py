@@ -61,6 +61,9 @@ class TwentyOne:
     target_pays: str = "1:1"  # what the player wins with the target total (Vingt-un: 2:1, any 21)
     target_collects: str = "1:1"  # what the banker's target total takes from a player without it
     ties: str = "push"  # equal totals: "push", "banker" wins or "player" wins (Quinze: the elder hand)
+    # both at the target (not naturals): "as-ties" as ``ties`` says, or "push", "banker", "player"
+    # (Vingt-un: "likewise having twenty-one, between whom it is thereby a drawn game")
+    target_tie: str = "as-ties"
     both_bust: str = "player-loses"  # the player's bust: "player-loses" at once, or "draw" if the banker busts too
     draw: str = "push"  # a drawn game: "push" (stakes back) or "doubled" (played again for double stakes)
     # "rule": draw below stands_on; "best": the banker's best, seeing the player's cards; "blind": not seeing
@@ -142,6 +145,7 @@ RULE_TYPES: dict[str, type] = {"twenty-one": TwentyOne, "lansquenet": Lansquenet
 # The values each string field accepts (the rest are ints, bools or "a:b" ratios).
 CHOICES: dict[str, tuple[str, ...]] = {
     "ace": ("one-or-eleven", "one"), "natural_tie": ("push", "banker"), "ties": ("push", "banker", "player"),
+    "target_tie": ("as-ties", "push", "banker", "player"),
     "both_bust": ("player-loses", "draw"), "draw": ("push", "doubled"), "banker_play": ("rule", "best", "blind"),
     "double": ("none", "any-two", "9-11", "10-11"), "stakes": ("rejouissance", "every-single"),
     "double_banker_card": ("void", "play"),

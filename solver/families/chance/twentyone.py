@@ -68,7 +68,8 @@ def settle(r: TwentyOne, p: int, b: int) -> Fraction | None:
     if b == BUST:
         return ratio(r.target_pays) if p == r.target else Fraction(1)
     if p == b:
-        return Fraction({"push": 0, "banker": -1, "player": 1}[r.ties])
+        tie = r.target_tie if p == r.target and r.target_tie != "as-ties" else r.ties
+        return Fraction({"push": 0, "banker": -1, "player": 1}[tie])
     if p == r.target:
         return ratio(r.target_pays)
     if b == r.target:
