@@ -139,13 +139,17 @@ BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out f
                 "waits on itself)")
 DEAD_REASONS = (BLOCKED_DEAD,)
 
-# Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
-NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
-MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
-MAXCELL = cython.declare(cython.int, 16)  # cells at most
-MAXRES = cython.declare(cython.int, 32)  # single-card reserve piles at most (Solvitaire's klondike-reserve: 24)
-MAXF = cython.declare(cython.int, 8)  # foundations at most
-MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
+# Sizes: compiled, the named constants of ``position.pxd`` (its enum, which sizes the C arrays);
+# interpreted, the same names and values here, which size the lists.
+if not cython.compiled:
+    NCARD = 52  # card ints 0..51; two packs share them
+    MAXC = 20  # columns at most (as many as a layout may have)
+    MAXCELL = 16  # cells at most
+    MAXRES = 32  # single-card reserve piles at most (Solvitaire's klondike-reserve: 24)
+    MAXF = 8  # foundations at most
+    MAXH = 128  # cards in a column, the reserve or the ring at most (the code's 7 bits)
+    NLEAVES = 8  # the ``Leave`` rows: by group, by cell
+    NDESTINATIONS = 16  # the ``Destinations`` rows: cell, reserve, waste, foundation
 
 # The move table's fields (``solver/moves.py``), as C ints of this module.
 KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
@@ -380,135 +384,15 @@ def sort_desc(score: cython.p_int, code: cython.p_int, n: cython.int) -> cython.
         score[j + 1], code[j + 1] = s, c
 
 
-@cython.final  # no subclass when compiled: its C methods are called directly (and inlined)
-@cython.cclass
+@cython.cclass  # final (``position.pxd``): no subclass when compiled, its C methods called directly (and inlined)
 class TableauPosition(CorePosition):
     """A deal of a tableau game, mutable; moves are int codes (see the module text)."""
 
     DEAD_REASONS = DEAD_REASONS
 
-    # -- the deal and its rules (fixed); the stacks' numbers and ``real`` are read from Python too
-    real = cython.declare(tuple, visibility="readonly")  # real[renamed card]: the card dealt (``rules.py``)
-    nc = cython.declare(cython.int, visibility="readonly")  # columns 0..nc-1
-    ncell = cython.declare(cython.int, visibility="readonly")  # cells nc..nc+ncell-1
-    nres = cython.declare(cython.int, visibility="readonly")  # single-card reserve piles nc+ncell..W-1
-    W = cython.declare(cython.int, visibility="readonly")  # the waste
-    F = cython.declare(cython.int, visibility="readonly")  # foundations F..R-1
-    R = cython.declare(cython.int, visibility="readonly")  # the reserve
-    nf = cython.declare(cython.int, visibility="readonly")
-    counts_redeals: cython.bint  # a position of the layout says how many redeals are left
-    top: cython.int
-    k: cython.int  # the stock's deal count
-    policy: cython.int
-    has_heel: cython.bint
-    autofill: cython.bint
-    whole: cython.bint  # whole-pile: a column's cards go onto a column only all together (``groups_from``)
-    stock_spaces: cython.bint  # waste-then-stock: the waste's top, else the stock's next card, fills a space at once
-    waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
-    waste_only: cython.bint  # ... and now is such a time (``legal``)
-    unlimited: cython.bint
-    has_face_down: cython.bint
-    to_foundation: cython.bint
-    removable: cython.bint
-    waste_safe: cython.bint
-    lateral_only_with_use: cython.bint
-    any_size_to_space: cython.bint
-    any_space: cython.bint
-    break_w: cython.int  # BREAK_W with groups of one suit (``ranked``), else 0
-    root_w: cython.int  # ROOT_W with groups of one suit, else 0
-    narrow: cython.bint  # only the moves ``set_narrow`` names (a search that can only win)
-    beam: cython.bint  # only the moves ``set_beam`` names (the win finder's)
-    blocked_bound: cython.bint
-    takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
-    rowdeal: cython.bint  # the stock deals rows onto the columns
-    rows_need_full: cython.bint  # ... only while no column is empty (``deal-row-no-spaces``)
-    fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
-    gfits: cython.uchar[2704]  # ... and b on a moves with a in a group (suit-sequence: in suit too)
-    space_ok: cython.uchar[52]  # an empty column takes the card
-    always_safe: cython.uchar[52]  # see safe
-    removable_need: cython.int[208]  # [c * 4 + suit]: see safe
-    under_n: cython.int[52]  # how many cards may go on the card ...
-    under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
-    over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
-    fsuit: cython.int[8]  # each foundation's suit (``Layout.foundation_suit``: f & 3 unless the pack has fewer suits)
-    few_suits: cython.bint  # a pack of fewer than four suits: more than two copies of a card
-    suit_found_n: cython.int[4]  # the foundations of each suit ...
-    suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
-    leave: cython.int[8]  # LEAVES
-    dest: cython.int[16]  # DESTINATIONS
-
-    # -- the mutable state
-    cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
-    h: cython.int[20]  # column heights
-    down: cython.int[20]  # face-down cards at the bottom of each column
-    cells: cython.int[48]  # MAXCELL + MAXRES: the cells, then the single-card reserve piles; -1: empty
-    fh: cython.int[8]  # foundation heights
-    heel: cython.uchar[128]  # the reserve pile, top card last
-    nheel: cython.int
-    ring: cython.uchar[128]  # stock and waste: ring[:wp] the waste, ring[wp:] the stock
-    rs: cython.uchar[128]  # a stock dealt in rows: its next card last
-    nrs: cython.int
-    L: cython.int
-    wp: cython.int
-    redeals: cython.int  # left; -1: no limit
-    left: cython.int  # cards not home
-    undo: cython.int[::1]  # per primitive: what unprim needs (the waste pointer, or how a column changed)
-    nundo: cython.int
-    groups: cython.int[::1]  # per push: its primitives
-    ngroups: cython.int
-    stacks: list  # the arrays behind undo and groups (grown by ``grow``)
-
-    # -- scratch for legal (per call)
-    need: cython.uchar[52]  # the cards the foundations take next
-    accept_n: cython.int[52]  # per card, the columns whose top card it fits on ...
-    accept: cython.uchar[1040]  # ... accept[c * MAXC + x]
-    seqs: cython.int[20]  # per column: the built sequence on top
-    first_empty: cython.int  # the first empty column, or -1
-    free_cell: cython.int  # the first free cell's stack number, or -1
-    max_nonempty: cython.int  # the largest group that may move onto a card
-    max_empty: cython.int  # the largest group that may move into the first empty column (0: none)
-    nplain: cython.int
-    njoined: cython.int
-    psc: cython.int[1024]  # MAX_MOVES: plain moves' scores and codes
-    pcode: cython.int[1024]
-    jsc: cython.int[1024]  # joined moves' likewise
-    jcode: cython.int[1024]
-    # the disorder (``ranked``): per column and height, the cards out of order and the lowest rank
-    # below it (pref_out[i * 129 + x]); per column, the cards the foundations need next
-    pref_out: cython.int[2580]  # MAXC * (MAXH + 1)
-    pref_min: cython.int[2580]
-    nneed: cython.int[20]
-    # caches per column, recomputed only for columns changed since (``touch``): the first key
-    # bytes packed into a word (``pack``), the disorder's prefix counts and needed cards
-    packed: cython.ulonglong[20]
-    key_stale: cython.uchar[20]
-    key_order: cython.int[20]  # the columns in key order, as last sorted (nearly sorted next time)
-    dis_stale: cython.uchar[20]
-    need_version: cython.ulonglong  # bumped when a foundation changes (the needed cards change)
-    nneed_version: cython.ulonglong[20]  # the need_version nneed was counted at (0: never)
-    # scratch for the blocked bound (``blocked``): per place, per card value, a stack of places
-    b_card: cython.uchar[128]
-    b_above: cython.int[128]
-    b_below: cython.int[128]
-    b_face_down: cython.uchar[128]
-    b_bottom: cython.uchar[128]
-    b_in_column: cython.uchar[128]
-    b_freed: cython.uchar[128]
-    b_leaves: cython.uchar[128]
-    b_goes_home: cython.uchar[128]
-    b_queued: cython.uchar[128]
-    b_stack: cython.int[128]
-    b_top: cython.int
-    b_n: cython.int
-    b_homed: cython.int
-    b_space: cython.bint
-    b_home: cython.ulonglong  # bit c: some copy of card value c is, or goes, home
-    b_can_top: cython.ulonglong  # bit c: some copy of card value c can be a top
-    b_nplaces: cython.int[52]
-    b_ring_count: cython.int[52]  # copies of each card value in the stock and waste
-    b_ring_home: cython.ulonglong  # bit c: the stock's copies of c go home
-    b_ring_left: cython.ulonglong  # bit c: the stock's copies of c leave
-    b_places: cython.int[104]  # [c * 2 + y]
+    # Its fields (the deal's rules, the state, the scratch of ``legal`` and of the bounds) and the
+    # signatures of its C methods are declared once, in ``position.pxd``: compiled, they are C fields
+    # in the object; interpreted, attributes that ``__init__`` (or the method that uses them) sets.
 
     def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
         """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
