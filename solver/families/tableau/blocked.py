@@ -69,7 +69,7 @@ mode where a compiler exists, interpreted otherwise.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 try:
     import cython
@@ -81,8 +81,8 @@ if cython.compiled:
 else:
     from .state import NCARD, SINGLE
 
-    if TYPE_CHECKING:  # interpreted, the fields are the attributes the position sets (mypy reads them there)
-        from .position import TableauPosition as TableauState
+    if TYPE_CHECKING:  # mypy reads no .pxd, so not the fields (state.pxd): any position here (importing
+        TableauState = Any  # position.py instead would be an import circle, tests/test_layers.py)
 
 
 @cython.cfunc
