@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from walks import (
+    TABLEAU_SOURCES,
     assert_push_then_pop_restores,
     engine_vs_brute_force,
     goal_reachable,
@@ -29,7 +30,7 @@ from solver.layout import DealSpec
 from solver.limits import Limits
 
 # The same source run interpreted: its methods may be overridden (compiled, the class is final).
-Interpreted = interpreted("solver.families.core", "solver.families.tableau.position")[
+Interpreted = interpreted("solver.families.core", *TABLEAU_SOURCES)[
     "solver.families.tableau.position"].TableauPosition
 TURN, REDEAL = moves.code(moves.TURN), moves.code(moves.REDEAL)
 

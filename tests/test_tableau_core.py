@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_tableau import SMALL, reduced
-from walks import assert_push_then_pop_restores, interpreted, perft
+from walks import TABLEAU_SOURCES, assert_push_then_pop_restores, interpreted, perft
 
 from solver import api, moves, shuffles
 from solver.engines.core import compiled_available, unavailable_reason
@@ -36,7 +36,7 @@ if not (compiled_available() and tableau.COMPILED):
     pytest.skip("the compiled tableau position is not built", allow_module_level=True)
 
 TableauCore = tableau.TableauPosition  # compiled
-TableauPosition = interpreted("solver.families.core", "solver.families.tableau.position")[
+TableauPosition = interpreted("solver.families.core", *TABLEAU_SOURCES)[
     "solver.families.tableau.position"].TableauPosition  # the same source, interpreted
 
 LAYOUTS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell", "bakers-dozen",
@@ -231,7 +231,7 @@ def test_cythons_own_shadow_runs_the_source_alike():
     """Interpreted where Cython is installed, ``import cython`` is Cython's own module (its
     ``declare`` and decorators), not ``solver.families.shadow``: the same search."""
     pytest.importorskip("cython")
-    own = interpreted("solver.families.core", "solver.families.tableau.position", shadow=False)
+    own = interpreted("solver.families.core", *TABLEAU_SOURCES, shadow=False)
     lay = api.load_layout("klondike")
     deal = shuffles.from_seed(lay, 5)
     a = dfs(own["solver.families.tableau.position"].TableauPosition(lay, deal), Limits(max_nodes=3000))

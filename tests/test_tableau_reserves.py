@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from walks import assert_push_then_pop_restores, interpreted
+from walks import TABLEAU_SOURCES, assert_push_then_pop_restores, interpreted
 
 from solver import api, cards, shuffles
 from solver.engines.dfs import dfs
@@ -28,7 +28,7 @@ from solver.layout import DealSpec
 from solver.limits import Limits
 from solver.solvitaire import rules_to_layout
 
-TableauPosition = interpreted("solver.families.core", "solver.families.tableau.position")[
+TableauPosition = interpreted("solver.families.core", *TABLEAU_SOURCES)[
     "solver.families.tableau.position"].TableauPosition  # the source as it stands (the compiled one: api.solve)
 
 RESERVE_GAMES = ["flower-garden", "king-albert", "raglan", "northwest-territory", "duchess", "klondike-reserve"]

@@ -15,6 +15,10 @@ from hypothesis import strategies as st
 from solver import api, cards
 from solver.layout import Cells
 
+# The tableau position's one-source modules, each before the modules that import it (``interpreted``).
+TABLEAU_SOURCES = ("solver.families.tableau.state", "solver.families.tableau.blocked",
+                   "solver.families.tableau.position")
+
 
 def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:
     """The one-source modules ``names`` (dotted, each before the modules that import it), loaded

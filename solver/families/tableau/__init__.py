@@ -1,9 +1,14 @@
 """The tableau family: FreeCell and its relatives, Klondike, Canfield, Baker's Dozen, Forty Thieves.
 
 - ``rules``: the rule table (build, spaces, safe moves), shared by the position and the model.
-- ``position``: the DFS's position, its dominances, bound and move ordering: one source, compiled
-  by Cython where a compiler exists (then the compiled DFS drives it), interpreted otherwise.
-  Its moves are codes of the move table, ``solver/moves.py``.
+- ``position``: the DFS's position, its moves, key, dominances and move ordering: one source,
+  compiled by Cython where a compiler exists (then the compiled DFS drives it), interpreted
+  otherwise; its C methods declared in ``position.pxd``.  Its moves are codes of the move table,
+  ``solver/moves.py``.
+- ``state``: the position's fields, declared once in ``state.pxd`` (the base class
+  ``TableauState``, with the sizes as named constants), for the position and the modules of
+  functions over it to cimport.
+- ``blocked``: the blocked bound, functions over the position with their proof (``dead``).
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model of the open games (no stock, no face-down cards).
 - ``evaluate``: the win finder's evaluation of a position (``solver.engines.finder``).

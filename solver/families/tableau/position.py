@@ -83,7 +83,8 @@ card at a time; a multiple of the deal count or the end with several).  Each col
 bytes are its face-down count (when the layout deals face down), then its cards.
 
 Dominance (``forced``), proved in ``safe``; pruned moves are listed in ``legal``; the one bound,
-``blocked``, is proved where it is defined.
+``blocked``, is a module of its own, ``blocked.py``, with its proof.  The fields are declared in
+``state.pxd`` (``TableauState``, the base class), the C methods in ``position.pxd``.
 """
 
 from __future__ import annotations
@@ -102,10 +103,14 @@ try:
 except ImportError:  # interpreted, without Cython installed
     from ..shadow import cython
 
-if cython.compiled:
-    from cython.cimports.solver.families.core import MAX_MOVES, CorePosition
+if cython.compiled:  # the sizes and policies: state.pxd's enums, cimported by position.pxd
+    from cython.cimports.solver.families.core import MAX_MOVES
+    from cython.cimports.solver.families.tableau.blocked import blocked
+    from cython.cimports.solver.families.tableau.state import TableauState
 else:
-    from ..core import MAX_MOVES, CorePosition
+    from ..core import MAX_MOVES
+    from .blocked import blocked
+    from .state import MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, SEQUENCE, SINGLE, TableauState
 
 COMPILED = cython.compiled  # this module was compiled (the compiled DFS can drive it)
 
@@ -139,13 +144,8 @@ BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out f
                 "waits on itself)")
 DEAD_REASONS = (BLOCKED_DEAD,)
 
-# Sizes (the C arrays' sizes are these numbers, written out in the annotations below).
-NCARD = cython.declare(cython.int, 52)  # card ints 0..51; two packs share them
-MAXC = cython.declare(cython.int, 20)  # columns at most (as many as a layout may have)
-MAXCELL = cython.declare(cython.int, 16)  # cells at most
-MAXRES = cython.declare(cython.int, 32)  # single-card reserve piles at most (Solvitaire's klondike-reserve: 24)
-MAXF = cython.declare(cython.int, 8)  # foundations at most
-MAXH = cython.declare(cython.int, 128)  # cards in a column, the reserve or the ring at most (the code's 7 bits)
+# Sizes (NCARD, MAXC, MAXCELL, MAXRES, MAXF, MAXH): ``state.pxd``'s named constants (``state.py``'s,
+# interpreted).
 
 # The move table's fields (``solver/moves.py``), as C ints of this module.
 KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
@@ -169,10 +169,7 @@ SUIT_HOME = cython.declare(cython.int, 1)  # the whole suit the move completed o
 DEAL_USE = cython.declare(cython.int, 2)  # the stock deals a row
 ANY_SIZE = cython.declare(cython.int, 104)  # a group size no move reaches (two packs)
 
-# Policies (``tableau.moves``).
-SINGLE = cython.declare(cython.int, 0)
-SEQUENCE = cython.declare(cython.int, 1)
-SUPERMOVE = cython.declare(cython.int, 2)
+# Policies (``tableau.moves``): SINGLE, SEQUENCE, SUPERMOVE (``state.pxd``, the field ``policy``).
 # (suit-sequence: groups of any size, as sequence; which groups hold together is the ``gfits`` table)
 # (whole-pile: groups of any size, as sequence, but only a whole column: ``whole``)
 POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1, "whole-pile": 1}  # (READS lists them)
@@ -355,15 +352,6 @@ def make_card(rank: cython.int, suit: cython.int) -> cython.int:
 
 
 @cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def bit(c: cython.int) -> cython.ulonglong:
-    """The 64-bit word with bit c set."""
-    one: cython.ulonglong = 1
-    return one << c
-
-
-@cython.cfunc
 @cython.exceptval(check=False)
 def sort_desc(score: cython.p_int, code: cython.p_int, n: cython.int) -> cython.void:
     """A stable sort by score, highest first (insertion sort: a few dozen moves)."""
@@ -380,135 +368,16 @@ def sort_desc(score: cython.p_int, code: cython.p_int, n: cython.int) -> cython.
         score[j + 1], code[j + 1] = s, c
 
 
-@cython.final  # no subclass when compiled: its C methods are called directly (and inlined)
-@cython.cclass
-class TableauPosition(CorePosition):
+@cython.cclass  # final (``position.pxd``): no subclass when compiled, its C methods called directly (and inlined)
+class TableauPosition(TableauState):
     """A deal of a tableau game, mutable; moves are int codes (see the module text)."""
 
     DEAD_REASONS = DEAD_REASONS
 
-    # -- the deal and its rules (fixed); the stacks' numbers and ``real`` are read from Python too
-    real = cython.declare(tuple, visibility="readonly")  # real[renamed card]: the card dealt (``rules.py``)
-    nc = cython.declare(cython.int, visibility="readonly")  # columns 0..nc-1
-    ncell = cython.declare(cython.int, visibility="readonly")  # cells nc..nc+ncell-1
-    nres = cython.declare(cython.int, visibility="readonly")  # single-card reserve piles nc+ncell..W-1
-    W = cython.declare(cython.int, visibility="readonly")  # the waste
-    F = cython.declare(cython.int, visibility="readonly")  # foundations F..R-1
-    R = cython.declare(cython.int, visibility="readonly")  # the reserve
-    nf = cython.declare(cython.int, visibility="readonly")
-    counts_redeals: cython.bint  # a position of the layout says how many redeals are left
-    top: cython.int
-    k: cython.int  # the stock's deal count
-    policy: cython.int
-    has_heel: cython.bint
-    autofill: cython.bint
-    whole: cython.bint  # whole-pile: a column's cards go onto a column only all together (``groups_from``)
-    stock_spaces: cython.bint  # waste-then-stock: the waste's top, else the stock's next card, fills a space at once
-    waste_spaces: cython.bint  # reserve-then-waste: with the reserve empty, a space lets only the waste onto columns
-    waste_only: cython.bint  # ... and now is such a time (``legal``)
-    unlimited: cython.bint
-    has_face_down: cython.bint
-    to_foundation: cython.bint
-    removable: cython.bint
-    waste_safe: cython.bint
-    lateral_only_with_use: cython.bint
-    any_size_to_space: cython.bint
-    any_space: cython.bint
-    break_w: cython.int  # BREAK_W with groups of one suit (``ranked``), else 0
-    root_w: cython.int  # ROOT_W with groups of one suit, else 0
-    narrow: cython.bint  # only the moves ``set_narrow`` names (a search that can only win)
-    beam: cython.bint  # only the moves ``set_beam`` names (the win finder's)
-    blocked_bound: cython.bint
-    takes: cython.int  # TAKES_CARD, TAKES_SUIT or TAKES_COLUMN
-    rowdeal: cython.bint  # the stock deals rows onto the columns
-    rows_need_full: cython.bint  # ... only while no column is empty (``deal-row-no-spaces``)
-    fits: cython.uchar[2704]  # NCARD * NCARD: fits[a * 52 + b], card b may go on card a in a column
-    gfits: cython.uchar[2704]  # ... and b on a moves with a in a group (suit-sequence: in suit too)
-    space_ok: cython.uchar[52]  # an empty column takes the card
-    always_safe: cython.uchar[52]  # see safe
-    removable_need: cython.int[208]  # [c * 4 + suit]: see safe
-    under_n: cython.int[52]  # how many cards may go on the card ...
-    under: cython.uchar[2704]  # ... and which: under[c * 52 + x]
-    over_mask: cython.ulonglong[52]  # bit a set: card c may go on card a (for the blocked bound)
-    fsuit: cython.int[8]  # each foundation's suit (``Layout.foundation_suit``: f & 3 unless the pack has fewer suits)
-    few_suits: cython.bint  # a pack of fewer than four suits: more than two copies of a card
-    suit_found_n: cython.int[4]  # the foundations of each suit ...
-    suit_found: cython.int[32]  # ... suit_found[s * MAXF + x]
-    leave: cython.int[8]  # LEAVES
-    dest: cython.int[16]  # DESTINATIONS
-
-    # -- the mutable state
-    cols: cython.uchar[2560]  # MAXC * MAXH: column i at cols[i * 128 ...]
-    h: cython.int[20]  # column heights
-    down: cython.int[20]  # face-down cards at the bottom of each column
-    cells: cython.int[48]  # MAXCELL + MAXRES: the cells, then the single-card reserve piles; -1: empty
-    fh: cython.int[8]  # foundation heights
-    heel: cython.uchar[128]  # the reserve pile, top card last
-    nheel: cython.int
-    ring: cython.uchar[128]  # stock and waste: ring[:wp] the waste, ring[wp:] the stock
-    rs: cython.uchar[128]  # a stock dealt in rows: its next card last
-    nrs: cython.int
-    L: cython.int
-    wp: cython.int
-    redeals: cython.int  # left; -1: no limit
-    left: cython.int  # cards not home
-    undo: cython.int[::1]  # per primitive: what unprim needs (the waste pointer, or how a column changed)
-    nundo: cython.int
-    groups: cython.int[::1]  # per push: its primitives
-    ngroups: cython.int
-    stacks: list  # the arrays behind undo and groups (grown by ``grow``)
-
-    # -- scratch for legal (per call)
-    need: cython.uchar[52]  # the cards the foundations take next
-    accept_n: cython.int[52]  # per card, the columns whose top card it fits on ...
-    accept: cython.uchar[1040]  # ... accept[c * MAXC + x]
-    seqs: cython.int[20]  # per column: the built sequence on top
-    first_empty: cython.int  # the first empty column, or -1
-    free_cell: cython.int  # the first free cell's stack number, or -1
-    max_nonempty: cython.int  # the largest group that may move onto a card
-    max_empty: cython.int  # the largest group that may move into the first empty column (0: none)
-    nplain: cython.int
-    njoined: cython.int
-    psc: cython.int[1024]  # MAX_MOVES: plain moves' scores and codes
-    pcode: cython.int[1024]
-    jsc: cython.int[1024]  # joined moves' likewise
-    jcode: cython.int[1024]
-    # the disorder (``ranked``): per column and height, the cards out of order and the lowest rank
-    # below it (pref_out[i * 129 + x]); per column, the cards the foundations need next
-    pref_out: cython.int[2580]  # MAXC * (MAXH + 1)
-    pref_min: cython.int[2580]
-    nneed: cython.int[20]
-    # caches per column, recomputed only for columns changed since (``touch``): the first key
-    # bytes packed into a word (``pack``), the disorder's prefix counts and needed cards
-    packed: cython.ulonglong[20]
-    key_stale: cython.uchar[20]
-    key_order: cython.int[20]  # the columns in key order, as last sorted (nearly sorted next time)
-    dis_stale: cython.uchar[20]
-    need_version: cython.ulonglong  # bumped when a foundation changes (the needed cards change)
-    nneed_version: cython.ulonglong[20]  # the need_version nneed was counted at (0: never)
-    # scratch for the blocked bound (``blocked``): per place, per card value, a stack of places
-    b_card: cython.uchar[128]
-    b_above: cython.int[128]
-    b_below: cython.int[128]
-    b_face_down: cython.uchar[128]
-    b_bottom: cython.uchar[128]
-    b_in_column: cython.uchar[128]
-    b_freed: cython.uchar[128]
-    b_leaves: cython.uchar[128]
-    b_goes_home: cython.uchar[128]
-    b_queued: cython.uchar[128]
-    b_stack: cython.int[128]
-    b_top: cython.int
-    b_n: cython.int
-    b_homed: cython.int
-    b_space: cython.bint
-    b_home: cython.ulonglong  # bit c: some copy of card value c is, or goes, home
-    b_can_top: cython.ulonglong  # bit c: some copy of card value c can be a top
-    b_nplaces: cython.int[52]
-    b_ring_count: cython.int[52]  # copies of each card value in the stock and waste
-    b_ring_home: cython.ulonglong  # bit c: the stock's copies of c go home
-    b_ring_left: cython.ulonglong  # bit c: the stock's copies of c leave
-    b_places: cython.int[104]  # [c * 2 + y]
+    # Its fields (the deal's rules, the state, the scratch of ``legal`` and of the blocked bound)
+    # are declared once, in ``state.pxd`` (``TableauState``), and the signatures of its C methods in
+    # ``position.pxd``: compiled, C fields in the object; interpreted, attributes that ``__init__``
+    # (or the function that uses them) sets.
 
     def __init__(self, layout: Any, deal: dict[str, list[int]] | Snapshot):
         """The position at ``deal``: a deal (the position at move 0) or a ``Snapshot`` part-way
@@ -617,7 +486,7 @@ class TableauPosition(CorePosition):
         self.suit_found = [fs[x] if x < len(fs) else 0 for fs in suit_found for x in range(MAXF)]
         self.leave = LEAVES
         self.dest = DESTINATIONS
-        # The blocked bound (``blocked``): where cards go home from columns and there are no cells
+        # The blocked bound (``blocked.py``): where cards go home from columns and there are no cells
         # (nor single-card reserve piles: its proof does not list them).
         # (not with waste-then-stock: its proof knows no stock card filling a space)
         self.blocked_bound = (t.to_foundation and ncell == 0 and nres == 0 and self.takes == TAKES_CARD
@@ -650,6 +519,9 @@ class TableauPosition(CorePosition):
                 self.b_freed, self.b_leaves, self.b_goes_home, self.b_queued, self.b_stack = \
                 ([0] * MAXH for _ in range(11))
             self.b_nplaces, self.b_ring_count, self.b_places = [0] * NCARD, [0] * NCARD, [0] * (2 * NCARD)
+            self.b_top = self.b_n = self.b_homed = 0  # (``blocked.py`` sets them per call)
+            self.b_space = False
+            self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
 
     # ----------------------------------------------------------- helpers
 
@@ -1213,263 +1085,7 @@ class TableauPosition(CorePosition):
     @cython.exceptval(-1, check=False)
     def dead(self) -> cython.int:
         """1 (``BLOCKED_DEAD``) when ``blocked`` proves no win, else 0."""
-        return 1 if self.blocked_bound and self.blocked() else 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def blocked(self) -> cython.bint:
-        """Whether some card not yet home can never go home, whatever is played: a sound bound.
-
-        A generous account of what can ever happen from here, as a least fixpoint.  Cards
-        are counted by their places (two copies of a card are two places).  For each card x
-        not home, three things may or may not ever happen: x is *freed* (nothing lies on it:
-        the card on it now leaves), x *leaves* (it moves from the card or stack under it now,
-        alone or carrying the cards on it), x *goes home*.  Per card value: it *can be a top*
-        (some copy lies on top of a column at some time) and it *is home* (some copy is,
-        or goes there).  And *a space* (some column is empty at some time).  Start from what
-        is true now (column tops, the stock and waste, the cells and the reserve's top are
-        free; cards on the foundations are home; empty columns) and apply until nothing
-        changes:
-
-        * x is freed if the card on x leaves (in the reserve, the card above it);
-        * a freed column card can be a top (a freed card of the stock, a cell or the reserve
-          can be a top once it leaves: it goes alone, onto a column);
-        * x goes home if it is freed and the card of its suit below it is home (or x is an ace);
-        * x leaves if it can move: it is freed, or (groups of several cards moving) it is
-          face up with the card on it built on it; and it has somewhere to go: home, a card
-          it may go on that can be a top, or a space if a space takes it;
-        * a stock dealt in rows (``deal-row``) puts each of its cards on a column: it can be a top;
-        * a column's bottom card leaving makes a space;
-        * with ``removable`` foundations, a card that is home can be a top if it has
-          somewhere to go (a card it may go on that can be a top, or a space).
-
-        Every rule only adds what is true, so the order does not matter.  Proof that it
-        is generous enough: take any play from here and its events (a card freed, leaving,
-        going home, a card value on top of a column, a column empty) in the order they
-        first happen.  Each event's conditions are events that happened before it, and
-        each rule above lists every way it can happen: the card on x is the first of the
-        cards above x to go (the others go with it or before), so x is freed exactly when
-        that card leaves; x moves only when nothing it cannot carry lies on it (for a
-        group, the card on x must be built on x at that time: the one that is on it now,
-        or, when that one has gone, x is freed); a card goes home only from the top of a
-        stack, onto its suit's card below it; a card goes onto a column only onto a top
-        or into a space; a column empties only when its bottom card leaves.  The stock is
-        taken as all free (more than the rules allow, which is generous); a row dealt onto
-        the columns puts a card on top of a card, which is no event above (the card under it
-        was freed before: it was a top) and a card that can be a top (listed), and fills
-        empty columns, which were spaces before.  By induction
-        each event of the play is reached by the fixpoint, so in a win every card goes
-        home in it.  A card that does not is thus a proof that the deal is lost.
-
-        The fixpoint is reached by propagation: each new fact wakes only the places it can
-        change (``b_push``), and the search stops as soon as every card can go home.  The
-        stock and waste's cards are free from the start and nothing lies on or under them,
-        so the copies of a card value there share their facts: they are kept per value
-        (``b_ring_*``), not as places.
-
-        Klondike's typical dead end: a queen on a king whose other king of that colour is
-        face down under the other queen of that colour, and a card below that king is the
-        start of a suit the first queen needs: neither queen can leave, so the cards under
-        them are never freed.  Only with ``tableau.to_foundation`` and no cells (a card could
-        always leave to a cell: the bound would never fire, and it costs time).
-        """
-        n: cython.int = 0
-        i: cython.int
-        j: cython.int
-        x: cython.int
-        c: cython.int
-        f: cython.int
-        r: cython.int
-        self.b_space = False
-        self.b_homed = 0
-        self.b_top = 0
-        self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
-        for c in range(NCARD):
-            self.b_nplaces[c] = 0
-            self.b_ring_count[c] = 0
-        for i in range(self.nc):
-            if not self.h[i]:
-                self.b_space = True
-            for j in range(self.h[i]):
-                self.b_card[n] = self.cols[i * 128 + j]
-                self.b_above[n] = n + 1 if j + 1 < self.h[i] else -1
-                self.b_below[n] = n - 1 if j else -1
-                self.b_face_down[n] = j < self.down[i]
-                self.b_bottom[n] = j == 0
-                self.b_in_column[n] = True
-                n += 1
-        for j in range(self.L):
-            self.b_ring_count[self.ring[j]] += 1
-        for j in range(self.nrs):
-            self.b_ring_count[self.rs[j]] += 1
-        for j in range(self.nheel):
-            self.b_card[n] = self.heel[j]
-            self.b_above[n] = n + 1 if j + 1 < self.nheel else -1
-            self.b_below[n] = n - 1 if j else -1
-            self.b_face_down[n] = self.b_bottom[n] = self.b_in_column[n] = False
-            n += 1
-        self.b_n = n
-        for x in range(n):
-            c = self.b_card[x]
-            if self.b_nplaces[c] < 2:  # two packs: at most two places per card value
-                self.b_places[c * 2 + self.b_nplaces[c]] = x
-                self.b_nplaces[c] += 1
-            self.b_freed[x] = self.b_leaves[x] = self.b_goes_home[x] = self.b_queued[x] = 0
-        for f in range(self.nf):
-            for r in range(self.fh[f]):
-                self.b_home |= bit(r * 4 + self.fsuit[f])
-        for x in range(n):
-            if self.b_above[x] < 0:
-                self.b_set_freed(x)
-            self.b_push(x)
-        for c in range(NCARD):
-            if self.b_ring_count[c]:
-                if self.nrs:
-                    self.b_ring_leave(c)  # dealt in a row, a stock card is a column's top
-                self.b_ring_evaluate(c)
-        if self.removable:
-            for c in range(NCARD):
-                self.b_check_removable(c)
-        n += self.L + self.nrs  # every card: the places and the stock's
-        while self.b_top and self.b_homed < n:
-            self.b_top -= 1
-            x = self.b_stack[self.b_top]
-            self.b_queued[x] = 0
-            self.b_evaluate(x)
-        return self.b_homed < n
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_ring_evaluate(self, c: cython.int) -> cython.void:
-        """The rules for the stock's copies of card value c: they go home, they leave."""
-        if c < 4 or (self.b_home >> (c - 4)) & 1:
-            self.b_ring_go_home(c)
-        elif (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
-            self.b_ring_leave(c)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_ring_go_home(self, c: cython.int) -> cython.void:
-        if (self.b_ring_home >> c) & 1:
-            return
-        self.b_ring_home |= bit(c)
-        self.b_homed += self.b_ring_count[c]
-        self.b_set_home(c)
-        self.b_ring_leave(c)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_ring_leave(self, c: cython.int) -> cython.void:
-        """Leaving, a stock card goes alone onto a column (or home): it can be a top."""
-        if (self.b_ring_left >> c) & 1:
-            return
-        self.b_ring_left |= bit(c)
-        self.b_set_can_top(c)
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def b_push(self, x: cython.int) -> cython.void:
-        if not self.b_queued[x] and not (self.b_leaves[x] and self.b_goes_home[x]):
-            self.b_queued[x] = 1
-            self.b_stack[self.b_top] = x
-            self.b_top += 1
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def b_push_card(self, c: cython.int) -> cython.void:
-        """Wake the places of card value c."""
-        y: cython.int
-        for y in range(self.b_nplaces[c]):
-            self.b_push(self.b_places[c * 2 + y])
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_evaluate(self, x: cython.int) -> cython.void:
-        """The rules for place x: it goes home, it leaves."""
-        c: cython.int = self.b_card[x]
-        a: cython.int = self.b_above[x]
-        if not self.b_goes_home[x] and self.b_freed[x] and (c < 4 or (self.b_home >> (c - 4)) & 1):
-            self.b_goes_home[x] = 1
-            self.b_homed += 1
-            self.b_set_home(c)
-        if not self.b_leaves[x] and (self.b_freed[x] or (self.b_in_column[x] and self.policy != SINGLE
-                                                         and not self.b_face_down[x] and a >= 0
-                                                         and self.fits[c * 52 + self.b_card[a]])):
-            if (self.b_goes_home[x] or (self.b_space and self.space_ok[c])
-                    or self.b_can_top & self.over_mask[c]):
-                self.b_leaves[x] = 1
-                if self.b_below[x] >= 0 and not self.b_freed[self.b_below[x]]:
-                    self.b_set_freed(self.b_below[x])
-                if not self.b_in_column[x]:
-                    self.b_set_can_top(c)
-                if self.b_bottom[x]:
-                    self.b_set_space()
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_set_freed(self, x: cython.int) -> cython.void:
-        self.b_freed[x] = 1
-        if self.b_in_column[x]:
-            self.b_set_can_top(self.b_card[x])
-        self.b_push(x)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_set_home(self, c: cython.int) -> cython.void:
-        if (self.b_home >> c) & 1:
-            return
-        self.b_home |= bit(c)
-        if c + 4 < NCARD:
-            self.b_push_card(c + 4)
-            if self.b_ring_count[c + 4]:
-                self.b_ring_go_home(c + 4)
-        if self.removable:
-            self.b_check_removable(c)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_set_can_top(self, c: cython.int) -> cython.void:
-        y: cython.int
-        b: cython.int
-        if (self.b_can_top >> c) & 1:
-            return
-        self.b_can_top |= bit(c)
-        for y in range(self.under_n[c]):
-            b = self.under[c * 52 + y]
-            self.b_push_card(b)
-            if self.b_ring_count[b]:
-                self.b_ring_leave(b)
-            if self.removable:
-                self.b_check_removable(b)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_set_space(self) -> cython.void:
-        x: cython.int
-        c: cython.int
-        if self.b_space:
-            return
-        self.b_space = True
-        for x in range(self.b_n):
-            if self.space_ok[self.b_card[x]]:
-                self.b_push(x)
-        for c in range(NCARD):
-            if self.b_ring_count[c] and self.space_ok[c]:
-                self.b_ring_leave(c)
-        if self.removable:
-            for c in range(NCARD):
-                self.b_check_removable(c)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def b_check_removable(self, c: cython.int) -> cython.void:
-        """With removable foundations: a card that is home can be a top if it has somewhere to go."""
-        if not (self.b_home >> c) & 1 or (self.b_can_top >> c) & 1:
-            return
-        if (self.b_space and self.space_ok[c]) or self.b_can_top & self.over_mask[c]:
-            self.b_set_can_top(c)
+        return 1 if self.blocked_bound and blocked(self) else 0
 
     @cython.cfunc
     @cython.exceptval(-2, check=False)
