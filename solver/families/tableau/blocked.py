@@ -77,9 +77,9 @@ except ImportError:  # interpreted, without Cython installed
     from ..shadow import cython
 
 if cython.compiled:
-    from cython.cimports.solver.families.tableau.state import NCARD, SINGLE, TableauState
+    from cython.cimports.solver.families.tableau.state import MAXH, NCARD, SINGLE, TableauState
 else:
-    from .state import NCARD, SINGLE
+    from .state import MAXH, NCARD, SINGLE
 
     if TYPE_CHECKING:  # mypy reads no .pxd, so not the fields (state.pxd): any position here (importing
         TableauState = Any  # position.py instead would be an import circle, tests/test_layers.py)
@@ -117,7 +117,7 @@ def blocked(pos: TableauState) -> cython.bint:
         if not pos.h[i]:
             pos.b_space = True
         for j in range(pos.h[i]):
-            pos.b_card[n] = pos.cols[i * 128 + j]
+            pos.b_card[n] = pos.cols[i * MAXH + j]
             pos.b_above[n] = n + 1 if j + 1 < pos.h[i] else -1
             pos.b_below[n] = n - 1 if j else -1
             pos.b_face_down[n] = j < pos.down[i]
@@ -228,7 +228,7 @@ def b_evaluate(pos: TableauState, x: cython.int) -> cython.void:
         b_set_home(pos, c)
     if not pos.b_leaves[x] and (pos.b_freed[x] or (pos.b_in_column[x] and pos.policy != SINGLE
                                                      and not pos.b_face_down[x] and a >= 0
-                                                     and pos.fits[c * 52 + pos.b_card[a]])):
+                                                     and pos.fits[c * NCARD + pos.b_card[a]])):
         if (pos.b_goes_home[x] or (pos.b_space and pos.space_ok[c])
                 or pos.b_can_top & pos.over_mask[c]):
             pos.b_leaves[x] = 1
@@ -272,7 +272,7 @@ def b_set_can_top(pos: TableauState, c: cython.int) -> cython.void:
         return
     pos.b_can_top |= bit(c)
     for y in range(pos.under_n[c]):
-        b = pos.under[c * 52 + y]
+        b = pos.under[c * NCARD + y]
         b_push_card(pos, b)
         if pos.b_ring_count[b]:
             b_ring_leave(pos, b)

@@ -49,7 +49,7 @@ and waste are one array ``ring`` of ``L`` cards in turn order with a pointer ``w
 ``ring[:wp]`` is the waste (its top ``ring[wp - 1]``), ``ring[wp:]`` the stock (``ring[wp]``
 turns next).  Turning advances the pointer by the deal count, a redeal sets it to 0, playing the
 waste top removes ``ring[wp - 1]``.  Everything is changed in place by ``push`` and put back by
-``pop``.  Tables of two indices are flat: ``fits[a * 52 + b]``.
+``pop``.  Tables of two indices are flat: ``fits[a * NCARD + b]``.
 
 Moves
 -----
@@ -546,12 +546,12 @@ class TableauPosition(TableauState):
         up; with ``suit-sequence``, of one suit)."""
         h: cython.int = self.h[i]
         lo: cython.int = self.down[i]
-        base: cython.int = i * 128
+        base: cython.int = i * MAXH
         j: cython.int
         if not h:
             return 0
         j = h - 1
-        while j > lo and self.gfits[self.cols[base + j - 1] * 52 + self.cols[base + j]]:
+        while j > lo and self.gfits[self.cols[base + j - 1] * NCARD + self.cols[base + j]]:
             j -= 1
         return h - j
 
@@ -563,7 +563,7 @@ class TableauPosition(TableauState):
         whole column); or -1."""
         h: cython.int = self.h[i]
         top: cython.int = self.top
-        base: cython.int = i * 128 + h - 1  # the top card
+        base: cython.int = i * MAXH + h - 1  # the top card
         s: cython.int
         x: cython.int
         f: cython.int
@@ -734,7 +734,7 @@ class TableauPosition(TableauState):
                     return False
             return True
         for x in range(self.under_n[c]):
-            b = self.under[c * 52 + x]
+            b = self.under[c * NCARD + x]
             need = (b >> 2) + 1  # b must be on every foundation of its suit with this many copies
             s = b & 3
             for y in range(self.suit_found_n[s]):
@@ -795,7 +795,7 @@ class TableauPosition(TableauState):
             use_src = (move >> 17) & 31
             payload = (move >> 22) & 127
             if use_src == HOME_USE and payload == P_HOME:  # the card the lateral move uncovered goes home
-                count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * 128 + self.h[i] - 1]), 1, 0))
+                count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * MAXH + self.h[i] - 1]), 1, 0))
             elif use_src == HOME_USE and payload == SUIT_HOME:  # the suit the move completed goes home
                 count += self.play(self.suit_home(joined_dst(move)))
             elif use_src == HOME_USE:  # DEAL_USE: the stock deals a row
@@ -858,7 +858,7 @@ class TableauPosition(TableauState):
         if kind == ROW:  # one card onto each of the first n columns, face up
             for x in range(n):
                 self.nrs -= 1
-                self.cols[x * 128 + self.h[x]] = self.rs[self.nrs]
+                self.cols[x * MAXH + self.h[x]] = self.rs[self.nrs]
                 self.h[x] += 1
                 self.touch(x)
             self.note(0)
@@ -876,7 +876,7 @@ class TableauPosition(TableauState):
             return 0
         # take (a column's group stays where it lies until it is copied)
         if src < nc:
-            b = src * 128 + self.h[src] - n
+            b = src * MAXH + self.h[src] - n
             card = self.cols[b]
         elif src < self.W:
             card = self.cells[src - nc]
@@ -898,9 +898,9 @@ class TableauPosition(TableauState):
         if dst < nc:
             if src < nc:
                 for x in range(n):
-                    self.cols[dst * 128 + self.h[dst] + x] = self.cols[b + x]
+                    self.cols[dst * MAXH + self.h[dst] + x] = self.cols[b + x]
             else:
-                self.cols[dst * 128 + self.h[dst]] = card
+                self.cols[dst * MAXH + self.h[dst]] = card
             self.h[dst] += n
         elif dst < self.W:
             self.cells[dst - nc] = card
@@ -915,7 +915,7 @@ class TableauPosition(TableauState):
                 flipped = 1
             elif not self.h[src] and self.autofill and self.nheel:
                 self.nheel -= 1
-                self.cols[src * 128] = self.heel[self.nheel]  # the reserve fills the space at once
+                self.cols[src * MAXH] = self.heel[self.nheel]  # the reserve fills the space at once
                 self.h[src] = 1
                 flipped = 2
             elif not self.h[src] and self.stock_spaces and self.L:
@@ -923,7 +923,7 @@ class TableauPosition(TableauState):
                 flipped = 3 if self.wp else 4
                 if self.wp:
                     self.wp -= 1
-                self.cols[src * 128] = self.ring[self.wp]
+                self.cols[src * MAXH] = self.ring[self.wp]
                 for x in range(self.wp, self.L - 1):
                     self.ring[x] = self.ring[x + 1]
                 self.L -= 1
@@ -1009,7 +1009,7 @@ class TableauPosition(TableauState):
         if kind == ROW:
             for x in range(n - 1, -1, -1):
                 self.h[x] -= 1
-                self.rs[self.nrs] = self.cols[x * 128 + self.h[x]]
+                self.rs[self.nrs] = self.cols[x * MAXH + self.h[x]]
                 self.nrs += 1
                 self.touch(x)
             return move
@@ -1021,7 +1021,7 @@ class TableauPosition(TableauState):
         # take back from where the cards went (a column's group stays until it is copied)
         if dst < nc:
             self.h[dst] -= n
-            b = dst * 128 + self.h[dst]
+            b = dst * MAXH + self.h[dst]
             card = self.cols[b]
         elif dst < self.W:
             card = self.cells[dst - nc]
@@ -1035,13 +1035,13 @@ class TableauPosition(TableauState):
         if src < nc:
             if u == 2:  # the reserve's card that filled the space goes back
                 self.h[src] -= 1
-                self.heel[self.nheel] = self.cols[src * 128]
+                self.heel[self.nheel] = self.cols[src * MAXH]
                 self.nheel += 1
             elif u >= 3:  # the waste's (3) or the stock's (4) card that filled the space goes back
                 self.h[src] -= 1
                 for x in range(self.L, self.wp, -1):
                     self.ring[x] = self.ring[x - 1]
-                self.ring[self.wp] = self.cols[src * 128]
+                self.ring[self.wp] = self.cols[src * MAXH]
                 self.L += 1
                 if u == 3:
                     self.wp += 1
@@ -1049,12 +1049,12 @@ class TableauPosition(TableauState):
                 self.down[src] += 1
             if dst < nc:
                 for x in range(n):
-                    self.cols[src * 128 + self.h[src] + x] = self.cols[b + x]
+                    self.cols[src * MAXH + self.h[src] + x] = self.cols[b + x]
             elif n > 1:  # a whole suit back from its foundation, the highest rank lowest
                 for x in range(n):
-                    self.cols[src * 128 + self.h[src] + x] = make_card(top - x, self.fsuit[dst - self.F])
+                    self.cols[src * MAXH + self.h[src] + x] = make_card(top - x, self.fsuit[dst - self.F])
             else:
-                self.cols[src * 128 + self.h[src]] = card
+                self.cols[src * MAXH + self.h[src]] = card
             self.h[src] += n
         elif src < self.W:
             self.cells[src - nc] = card
@@ -1111,7 +1111,7 @@ class TableauPosition(TableauState):
         if self.to_foundation:
             for i in range(self.nc):
                 if self.h[i] and not (filling and self.h[i] == 1):
-                    c = self.cols[i * 128 + self.h[i] - 1]
+                    c = self.cols[i * MAXH + self.h[i] - 1]
                     r = c >> 2
                     s = c & 3
                     for x in range(self.suit_found_n[s]):
@@ -1182,7 +1182,7 @@ class TableauPosition(TableauState):
                 buf[n] = 200 + self.down[x]
                 n += 1
             for y in range(self.h[x]):
-                buf[n + y] = self.cols[x * 128 + y]
+                buf[n + y] = self.cols[x * MAXH + y]
             n += self.h[x]
         for g in range(2):  # the cells (0xFE), then the single-card reserve piles (0xFA), each sorted
             first = 0 if g == 0 else self.ncell
@@ -1234,7 +1234,7 @@ class TableauPosition(TableauState):
             pk = 200 + self.down[i] + 1
             used = 1
         while used < 7 and x < self.h[i]:
-            pk = (pk << 9) | (self.cols[i * 128 + x] + 1)
+            pk = (pk << 9) | (self.cols[i * MAXH + x] + 1)
             used += 1
             x += 1
         return pk << (9 * (7 - used))
@@ -1260,8 +1260,8 @@ class TableauPosition(TableauState):
             return self.down[a] - self.down[b]
         m = ha if ha < hb else hb
         for x in range(m):
-            if self.cols[a * 128 + x] != self.cols[b * 128 + x]:
-                return self.cols[a * 128 + x] - self.cols[b * 128 + x]
+            if self.cols[a * MAXH + x] != self.cols[b * MAXH + x]:
+                return self.cols[a * MAXH + x] - self.cols[b * MAXH + x]
         return ha - hb
 
     # ------------------------------------------------------------ legal moves
@@ -1372,10 +1372,10 @@ class TableauPosition(TableauState):
         self.first_empty = -1
         for t in range(nc):
             if self.h[t]:
-                top = self.cols[t * 128 + self.h[t] - 1]
+                top = self.cols[t * MAXH + self.h[t] - 1]
                 for x in range(self.under_n[top]):
-                    b = self.under[top * 52 + x]
-                    self.accept[b * 20 + self.accept_n[b]] = t
+                    b = self.under[top * NCARD + x]
+                    self.accept[b * MAXC + self.accept_n[b]] = t
                     self.accept_n[b] += 1
             elif self.first_empty < 0:
                 self.first_empty = t
@@ -1402,7 +1402,7 @@ class TableauPosition(TableauState):
             if not h:
                 continue
             if self.to_foundation and self.takes == TAKES_CARD:
-                f = self.found_for(self.cols[i * 128 + h - 1])
+                f = self.found_for(self.cols[i * MAXH + h - 1])
                 if f >= 0:
                     d = self.down[i]
                     self.add(HOME + (HOME_FLIP if d and h - 1 == d else 0), plain_code(i, self.F + f, 1, 0))
@@ -1422,7 +1422,7 @@ class TableauPosition(TableauState):
     @cython.exceptval(-1, check=False)
     def groups_from(self, i: cython.int) -> cython.int:
         """The built groups on top of column i (shortest first) onto other columns and into a space."""
-        base: cython.int = i * 128
+        base: cython.int = i * MAXH
         d: cython.int = self.down[i]
         h: cython.int = self.h[i]
         seq: cython.int = self.seqs[i]
@@ -1441,12 +1441,13 @@ class TableauPosition(TableauState):
             b = self.cols[base + h - n]  # the group's lowest card
             score = self.leave_score(i, n, BY_GROUP) + n
             if n <= self.max_nonempty:
-                lateral = self.lateral_only_with_use and h - n > d and self.gfits[self.cols[base + h - n - 1] * 52 + b]
+                lateral = (self.lateral_only_with_use and h - n > d
+                           and self.gfits[self.cols[base + h - n - 1] * NCARD + b])
                 for x in range(self.accept_n[b]):
-                    j = self.accept[b * 20 + x]
+                    j = self.accept[b * MAXC + x]
                     if j == i:
                         continue
-                    if not self.gfits[self.cols[j * 128 + self.h[j] - 1] * 52 + b] and (
+                    if not self.gfits[self.cols[j * MAXH + self.h[j] - 1] * NCARD + b] and (
                             (self.beam and n < seq) or (self.narrow and (lateral or not (h - n == d or n == h)))):
                         continue
                     if lateral:
@@ -1485,10 +1486,10 @@ class TableauPosition(TableauState):
             return self.leave[leave]
         if n == h:
             return self.leave[leave + 1]
-        below = self.cols[i * 128 + h - n - 1]
+        below = self.cols[i * MAXH + h - n - 1]
         if self.need[below]:
             return self.leave[leave + 2]
-        if self.fits[below * 52 + self.cols[i * 128 + h - n]]:
+        if self.fits[below * NCARD + self.cols[i * MAXH + h - n]]:
             return self.leave[leave + 3]
         return 0
 
@@ -1500,7 +1501,7 @@ class TableauPosition(TableauState):
         h: cython.int = self.h[i]
         d: cython.int
         for d in range(h):
-            if self.need[self.cols[i * 128 + h - 1 - d]]:
+            if self.need[self.cols[i * MAXH + h - 1 - d]]:
                 return d
         return NO_NEEDED_CARD
 
@@ -1576,7 +1577,7 @@ class TableauPosition(TableauState):
                 self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
             return 0
         for x in range(self.accept_n[c]):
-            self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * 20 + x], 1, place))
+            self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * MAXC + x], 1, place))
         if self.first_empty >= 0 and self.space_ok[c]:
             self.to_spaces(self.dest[to + 2] + bonus, src, 1, place)
         if self.dest[to + 3] != NONE and self.free_cell >= 0:
@@ -1631,7 +1632,7 @@ class TableauPosition(TableauState):
         if not cython.compiled:
             qs = [0] * (2 * MAXH + 2)
         self.prim(plain_code(i, j, n, 0))
-        p = self.cols[i * 128 + self.h[i] - 1]
+        p = self.cols[i * MAXH + self.h[i] - 1]
         if self.takes == TAKES_CARD:
             f = self.found_for(p)
             if f >= 0 and self.to_foundation:
@@ -1645,18 +1646,18 @@ class TableauPosition(TableauState):
                 continue
             top = self.seq_len(k) if k == j else self.seqs[k]
             for m in range(1, top + 1):
-                if self.fits[p * 52 + self.cols[k * 128 + self.h[k] - m]] and not (k == j and m == n):
+                if self.fits[p * NCARD + self.cols[k * MAXH + self.h[k] - m]] and not (k == j and m == n):
                     self.add_joined(score, joined_code(i, j, n, k, m))  # (not the group back)
         nq = self.waste_reach(qs)
         for x in range(nq):
-            if self.fits[p * 52 + self.ring[qs[x] - 1]]:
+            if self.fits[p * NCARD + self.ring[qs[x] - 1]]:
                 self.add_joined(score, joined_code(i, j, n, self.W, 0 if qs[x] == self.wp else qs[x]))
-        if self.nheel and self.fits[p * 52 + self.heel[self.nheel - 1]]:
+        if self.nheel and self.fits[p * NCARD + self.heel[self.nheel - 1]]:
             self.add_joined(score, joined_code(i, j, n, self.R, 0))
         if self.removable:
             for g in range(self.nf):
                 r = self.fh[g]
-                if r >= 3 and self.fits[p * 52 + make_card(r, self.fsuit[g])]:
+                if r >= 3 and self.fits[p * NCARD + make_card(r, self.fsuit[g])]:
                     self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
         self.unprim()
         return 0
@@ -1675,22 +1676,22 @@ class TableauPosition(TableauState):
             if self.dis_stale[i]:
                 self.dis_stale[i] = False
                 o, m = 0, 99
-                self.pref_out[i * 129] = 0
-                self.pref_min[i * 129] = 99
+                self.pref_out[i * (MAXH + 1)] = 0
+                self.pref_min[i * (MAXH + 1)] = 99
                 for x in range(self.h[i]):
-                    r = self.cols[i * 128 + x] >> 2
+                    r = self.cols[i * MAXH + x] >> 2
                     if r > m:
                         o += 1
                     else:
                         m = r
-                    self.pref_out[i * 129 + x + 1] = o
-                    self.pref_min[i * 129 + x + 1] = m
+                    self.pref_out[i * (MAXH + 1) + x + 1] = o
+                    self.pref_min[i * (MAXH + 1) + x + 1] = m
                 self.nneed_version[i] = 0
             if self.nneed_version[i] != self.need_version:
                 self.nneed_version[i] = self.need_version
                 nn = 0
                 for x in range(self.h[i]):
-                    nn += self.need[self.cols[i * 128 + x]]
+                    nn += self.need[self.cols[i * MAXH + x]]
                 self.nneed[i] = nn
 
     @cython.cfunc
@@ -1699,7 +1700,7 @@ class TableauPosition(TableauState):
     def rooted(self, i: cython.int) -> cython.bint:
         """Column i is one group from a king at its bottom, all face up (``seqs`` is this position's)."""
         return (self.h[i] > 0 and self.down[i] == 0 and self.seqs[i] == self.h[i]
-                and self.cols[i * 128] >> 2 == self.top - 1)
+                and self.cols[i * MAXH] >> 2 == self.top - 1)
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -1739,14 +1740,14 @@ class TableauPosition(TableauState):
             src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
         if src < nc:
             h = self.h[src]
-            d += OUT_OF_ORDER_W * (self.pref_out[src * 129 + h - n] - self.pref_out[src * 129 + h])
+            d += OUT_OF_ORDER_W * (self.pref_out[src * (MAXH + 1) + h - n] - self.pref_out[src * (MAXH + 1) + h])
             if h == n and self.any_space:
                 d -= SPACE_W
             if self.down[src] and h - n == self.down[src]:
                 d -= FLIP_W
-            group = src * 128 + h - n
+            group = src * MAXH + h - n
             if h - n > self.down[src]:
-                d -= self.break_w * (1 - self.gfits[self.cols[group - 1] * 52 + self.cols[group]])
+                d -= self.break_w * (1 - self.gfits[self.cols[group - 1] * NCARD + self.cols[group]])
             d += self.root_w * n * self.rooted(src)
             if self.nneed[src]:
                 gneed = 0
@@ -1764,13 +1765,13 @@ class TableauPosition(TableauState):
         else:
             card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
         if dst < nc:
-            m = self.pref_min[dst * 129 + self.h[dst]]
+            m = self.pref_min[dst * (MAXH + 1) + self.h[dst]]
             if not self.h[dst] and self.any_space:
                 d += SPACE_W
             if self.h[dst]:
-                d += self.break_w * (1 - self.gfits[self.cols[dst * 128 + self.h[dst] - 1] * 52
+                d += self.break_w * (1 - self.gfits[self.cols[dst * MAXH + self.h[dst] - 1] * NCARD
                                                     + (self.cols[group] if group >= 0 else card)])
-                d -= self.root_w * n * (self.rooted(dst) and self.gfits[self.cols[dst * 128 + self.h[dst] - 1] * 52
+                d -= self.root_w * n * (self.rooted(dst) and self.gfits[self.cols[dst * MAXH + self.h[dst] - 1] * NCARD
                                                                         + (self.cols[group] if group >= 0 else card)])
             else:
                 d -= self.root_w * n * ((self.cols[group] if group >= 0 else card) >> 2 == self.top - 1)
