@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..families import AnyLayout, family_of
-from ..families.base import solution_json
+from ..families.base import Rate, solution_json
 from ..limits import Limits
 from ..result import SEARCH, EngineRun
 from .core import start_position
@@ -52,7 +52,6 @@ BYTES_PER_SEEN = 200
 CHECK_EVERY = 256
 
 Progress = Callable[[dict[str, float | int]], None]
-Rate = Callable[[Any], tuple[int, int]]
 
 
 class _Node:

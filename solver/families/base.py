@@ -147,19 +147,21 @@ def solution_json(pos: Position, moves: list[Any]) -> list[dict[str, Any]]:
     return solution
 
 
+# A rating of the win finder: a position's bucket and score (``Evaluation.rates``).
+Rate = Callable[[Any], tuple[int, int]]
+
+
 class Evaluation(Protocol):
-    """What the win finder (``solver.engines.finder``) asks of a family, per position: ``rate``
-    gives its bucket (positions of different buckets do not compete for the beam's places: say,
+    """What the win finder (``solver.engines.finder``) asks of a family, per position: a rating
+    (``rates``) gives its bucket (positions of different buckets do not compete for the beam's places: say,
     rows left to deal) and its score (lower is more promising).  It only orders the beam, so it
     needs no proof: a bad one costs time, never a wrong answer (the finder reports only wins, and
     the referee replays them)."""
 
     WIDTH: int  # positions kept per bucket at the finder's first run
 
-    def rate(self, pos: Any) -> tuple[int, int]: ...
-
-    def rates(self) -> Sequence[Callable[[Any], tuple[int, int]]]:
-        """The ratings of the finder's runs, taken in turn (``[self.rate]`` where one serves)."""
+    def rates(self) -> Sequence[Rate]:
+        """The ratings of the finder's runs, taken in turn (one where one serves)."""
 
     def focus(self, pos: Any, on: bool) -> None:
         """With ``on``, narrow the position's moves to those the finder tries (a subset of the

@@ -14,8 +14,9 @@ beam, whose wins the referee replays.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from ..base import Rate
 
 SLACK_W = 4
 HOME_W = 1
@@ -33,7 +34,8 @@ class ReserveEvaluation:
         room = pos.slack()
         return len(pos.stock), -SLACK_W * (room or 0) - HOME_W * home + HELD_W * held
 
-    def rates(self) -> list[Callable[[Any], tuple[int, int]]]:
+    def rates(self) -> list[Rate]:
+        """One rating serves: ``rate``."""
         return [self.rate]
 
     def focus(self, pos: Any, on: bool) -> None:

@@ -40,11 +40,9 @@ far apart in the stock each keep their places.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
-Rate = Callable[[Any], tuple[int, int]]
-
+from ..base import Rate
 
 
 class Weights(NamedTuple):
@@ -79,10 +77,6 @@ class TableauEvaluation:
     def rates(self) -> list[Rate]:
         """One rating a weight set, for the finder's runs in turn."""
         return [self._rating(w) for w in self.weights]
-
-    def rate(self, pos: Any) -> tuple[int, int]:
-        """The first run's rating."""
-        return self.rates()[0](pos)
 
     def _rating(self, w: Weights) -> Rate:
         columns = self.columns
