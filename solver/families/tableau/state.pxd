@@ -32,6 +32,13 @@ cdef enum:
     SEQUENCE = 1
     SUPERMOVE = 2
 
+# What a foundation takes (``foundations.takes``; the field ``takes``): one card; a whole suit from a
+# column's top; a whole column that is one suit.
+cdef enum:
+    TAKES_CARD = 0
+    TAKES_SUIT = 1
+    TAKES_COLUMN = 2
+
 
 cdef class TableauState(CorePosition):
     # -- the deal and its rules (fixed); the stacks' numbers and ``real`` are read from Python too

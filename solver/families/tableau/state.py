@@ -37,6 +37,10 @@ if not cython.compiled:  # compiled, these are state.pxd's enums
     SINGLE = 0
     SEQUENCE = 1
     SUPERMOVE = 2
+    # What a foundation takes (``foundations.takes``; the field ``takes``).
+    TAKES_CARD = 0
+    TAKES_SUIT = 1
+    TAKES_COLUMN = 2
 
 
 @cython.cclass
