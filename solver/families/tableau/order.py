@@ -45,42 +45,7 @@ try:
 except ImportError:  # interpreted, without Cython installed
     from ..shadow import cython
 
-if cython.compiled:
-    from cython.cimports.solver.families.core import MAX_MOVES
-    from cython.cimports.solver.families.tableau.codes import (
-        CARDS,
-        COUNT_SHIFT,
-        DEAL_USE,
-        HOME_USE,
-        JOINED,
-        P_HOME,
-        REDEAL_CODE,
-        ROW_CODE,
-        SUIT_HOME,
-        TURN_CODE,
-        code_dst,
-        code_kind,
-        code_n,
-        code_place,
-        code_src,
-        joined_code,
-        joined_dst,
-        joined_n,
-        joined_src,
-        make_card,
-        plain_code,
-    )
-    from cython.cimports.solver.families.tableau.state import (
-        MAXC,
-        MAXH,
-        NCARD,
-        SEQUENCE,
-        SINGLE,
-        TAKES_CARD,
-        TAKES_COLUMN,
-        TableauState,
-    )
-else:
+if not cython.compiled:  # compiled, order.pxd cimports them
     from ..core import MAX_MOVES
     from .codes import (
         CARDS,

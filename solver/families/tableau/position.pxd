@@ -12,6 +12,10 @@ cimport cython
 
 # (the names below are the module's: ``position.py`` reads them compiled)
 from solver.families.core cimport MAX_MOVES
+from solver.families.tableau.codes cimport (
+    CARDS, HOME_USE, JOINED, P_HOME, PRIMITIVE, REDEAL, REDEAL_CODE, ROW, SUIT_HOME, TURN, TURN_CODE, code_dst, code_kind,
+    code_n, code_place, code_src, joined_dst, joined_n, joined_src, make_card, plain_code,
+)
 from solver.families.tableau.state cimport MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, TAKES_CARD, TableauState
 
 

@@ -66,13 +66,9 @@ of the contract; ``pop`` takes back the whole decision):
   always wait until a waste card is played, and reaching a waste card with fewer redeals
   leaves at least as many redeals.
 * ``JOINED`` (bit 30): a lateral move played together with the use of the card it uncovers
-  (``uses_after`` proves that nothing else is needed).  It has its own layout, narrower than a
-  plain code's (joined moves exist only without cells and single-card reserve piles, so every
-  stack number is below 31): bits 0-4 the lateral move's column i, 5-9 its column j, 10-16
-  its n cards; bits 17-21 the use's source (``HOME_USE``: the uncovered card goes to its
-  foundation), bits 22-28 its count or waste place (``joined_src``, ``joined_dst``, ``joined_n``).  The use's
-  destination, column i or the uncovered card's foundation, follows from the position the
-  code is played in, which is the position ``legal`` made it in.
+  (``order.py``'s ``uses_after`` proves that nothing else is needed), in a layout of its own
+  (``codes.py``).  The use's destination, column i or the uncovered card's foundation, follows
+  from the position the code is played in, which is the position ``legal`` made it in.
 
 Transposition key: columns are interchangeable (sorted), cells too (sorted), the single-card
 reserve piles too (sorted, apart from the cells: they take no card), the foundations
@@ -82,9 +78,11 @@ folded to the positions from which the same waste cards are reachable (any point
 card at a time; a multiple of the deal count or the end with several).  Each column's key
 bytes are its face-down count (when the layout deals face down), then its cards.
 
-Dominance (``forced``), proved in ``safe``; pruned moves are listed in ``legal``; the one bound,
-``blocked``, is a module of its own, ``blocked.py``, with its proof.  The fields are declared in
-``state.pxd`` (``TableauState``, the base class), the C methods in ``position.pxd``.
+Dominance (``forced``), proved in ``safe``.  Split by concern (issue #39), each a module of
+functions over the position's fields with its proofs: the legal moves, what they leave out and
+their order, ``order.py``; the one bound, ``blocked``, ``blocked.py``; the move codes,
+``codes.py``.  The fields are declared in ``state.pxd`` (``TableauState``, the base class), the
+C methods in ``position.pxd``; core <- state <- codes <- blocked, order <- position.
 """
 
 from __future__ import annotations
@@ -106,29 +104,6 @@ except ImportError:  # interpreted, without Cython installed
 if cython.compiled:  # the sizes, policies and move codes: state.pxd's and codes.pxd's, cimported by position.pxd
     from cython.cimports.solver.families.core import MAX_MOVES
     from cython.cimports.solver.families.tableau.blocked import blocked
-    from cython.cimports.solver.families.tableau.codes import (
-        CARDS,
-        HOME_USE,
-        JOINED,
-        P_HOME,
-        PRIMITIVE,
-        REDEAL,
-        REDEAL_CODE,
-        ROW,
-        SUIT_HOME,
-        TURN,
-        TURN_CODE,
-        code_dst,
-        code_kind,
-        code_n,
-        code_place,
-        code_src,
-        joined_dst,
-        joined_n,
-        joined_src,
-        make_card,
-        plain_code,
-    )
     from cython.cimports.solver.families.tableau.order import found_for, legal_moves, row_code, suit_home, waste_reach
     from cython.cimports.solver.families.tableau.state import TableauState
 else:
@@ -330,7 +305,7 @@ class TableauPosition(TableauState):
                               and not self.few_suits and not self.stock_spaces)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
-        # Lateral moves only together with a use of the card they uncover (see uses_after).
+        # Lateral moves only together with a use of the card they uncover (``order.py``, ``uses_after``).
         # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
         # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
         # (not with reserve-then-waste: its proof, ``uses_after``, commutes moves whose legality a space changes)
