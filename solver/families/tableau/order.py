@@ -79,7 +79,7 @@ ANY_SIZE = cython.declare(cython.int, 104)  # a group size no move reaches (two 
 
 
 # -- The scores (the module text).
-HOME = cython.declare(cython.int, 1000)  # a card to its foundation: progress, and it loses little (see safe)
+HOME = cython.declare(cython.int, 1000)  # a card to its foundation: progress, and loses little (position.py's ``safe``)
 HOME_FLIP = cython.declare(cython.int, 10)  # ... and it turns a face-down card up
 WASTE_HOME = 900  # a waste card to its foundation: after the column and cell cards (one further
 #                   in scores below UNRANKED, REACH_COST per nearer card, and is ranked by disorder)
