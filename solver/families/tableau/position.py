@@ -335,7 +335,7 @@ class TableauPosition(TableauState):
             self.b_space = False
             self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
 
-    # ----------------------------------------------------------- helpers
+    # ----------------------------------------------------------- dominance
 
     @cython.cfunc
     @cython.exceptval(check=False)
