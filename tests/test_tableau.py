@@ -23,7 +23,7 @@ from solver import api, cards, moves, positions, shuffles
 from solver import deal as deals
 from solver.engines.dfs import dfs
 from solver.families import start_position
-from solver.families.tableau import position as tableau
+from solver.families.tableau.codes import JOINED_BIT
 from solver.families.tableau.position import TableauPosition
 from solver.families.tableau.referee import replay
 from solver.layout import DealSpec
@@ -42,7 +42,7 @@ def M(src: int, dst: int, n: int = 1, place: int = 0) -> int:
 
 def joined(pos: TableauPosition) -> list[list[int]]:
     """The legal lateral moves with their use, each as the primitive moves it plays."""
-    return [pos.parts(m) for m in pos.legal_moves() if m & tableau.JOINED_BIT]
+    return [pos.parts(m) for m in pos.legal_moves() if m & JOINED_BIT]
 
 
 def with_foundations(lay, deal, heights: list[int]) -> positions.Snapshot:

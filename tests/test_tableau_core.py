@@ -27,6 +27,7 @@ from solver.engines.core import compiled_available, unavailable_reason
 from solver.engines.dfs import Restarts, compiled_dfs, dfs
 from solver.families.base import solution_json
 from solver.families.tableau import position as tableau
+from solver.families.tableau.codes import JOINED_BIT
 from solver.limits import Limits
 
 if not (compiled_available() and tableau.COMPILED):
@@ -84,7 +85,7 @@ def lockstep_walk(ref: Any, core: Any, picks: list[int]) -> set[str]:
     for p in picks:
         assert_same_here(ref, core)
         for m in ref.legal_moves():
-            if m & tableau.JOINED_BIT:
+            if m & JOINED_BIT:
                 kinds.add("joined")
             else:
                 code = moves.decode(m)

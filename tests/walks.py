@@ -16,8 +16,8 @@ from solver import api, cards
 from solver.layout import Cells
 
 # The tableau position's one-source modules, each before the modules that import it (``interpreted``).
-TABLEAU_SOURCES = ("solver.families.tableau.state", "solver.families.tableau.blocked",
-                   "solver.families.tableau.position")
+TABLEAU_SOURCES = ("solver.families.tableau.state", "solver.families.tableau.codes", "solver.families.tableau.blocked",
+                   "solver.families.tableau.order", "solver.families.tableau.position")
 
 
 def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:

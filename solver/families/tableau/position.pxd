@@ -12,22 +12,17 @@ cimport cython
 
 # (the names below are the module's: ``position.py`` reads them compiled)
 from solver.families.core cimport MAX_MOVES
-from solver.families.tableau.state cimport (
-    MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, NDESTINATIONS, NLEAVES, SEQUENCE, SINGLE, SUPERMOVE, TableauState,
+from solver.families.tableau.codes cimport (
+    CARDS, HOME_USE, JOINED, P_HOME, PRIMITIVE, REDEAL, REDEAL_CODE, ROW, SUIT_HOME, TURN, TURN_CODE, code_dst, code_kind,
+    code_n, code_place, code_src, joined_dst, joined_n, joined_src, make_card, plain_code,
 )
+from solver.families.tableau.state cimport MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, TAKES_CARD, TableauState
 
 
 @cython.final  # no subclass when compiled: its C methods are called directly (and inlined)
 cdef class TableauPosition(TableauState):
-    # -- the C methods (``position.py``): helpers
-    cdef inline int found_for(self, int c) noexcept
-    cdef inline int seq_len(self, int i) noexcept
-    cdef int suit_home(self, int i) noexcept
-    cdef inline int row_code(self) noexcept
-    cdef bint row_allowed(self) noexcept
-    cdef int max_move(self, bint to_empty) noexcept
+    # -- the C methods (``position.py``); the legal moves and their order are ``order.py``'s functions
     cdef bint safe(self, int c) noexcept
-    cdef int waste_reach(self, int* out) noexcept
 
     # play (under ``push`` and ``pop``)
     cdef int play(self, int move) except -1
@@ -40,23 +35,3 @@ cdef class TableauPosition(TableauState):
     cdef unsigned long long pack(self, int i) noexcept
     cdef inline bint col_before(self, int a, int b) noexcept
     cdef int col_cmp(self, int a, int b) noexcept
-
-    # the legal moves and their order (under ``legal``)
-    cdef inline int add(self, int score, int code) except -1
-    cdef inline int add_joined(self, int score, int code) except -1
-    cdef void here(self) noexcept
-    cdef int from_columns(self) except -1
-    cdef int groups_from(self, int i) except -1
-    cdef int to_spaces(self, int score, int src, int n, int place) except -1
-    cdef inline int leave_score(self, int i, int n, int leave) noexcept
-    cdef inline int depth_to_needed(self, int i) noexcept
-    cdef int from_cells(self) except -1
-    cdef int from_reserve_piles(self) except -1
-    cdef int from_waste(self) except -1
-    cdef int from_reserve(self) except -1
-    cdef int from_foundations(self) except -1
-    cdef int card_moves(self, int c, int src, int to, int place, int bonus) except -1
-    cdef int uses_after(self, int i, int j, int n, int score) except -1
-    cdef void prepare_disorder(self) noexcept
-    cdef inline bint rooted(self, int i) noexcept
-    cdef int ranked(self, int score, int code) noexcept

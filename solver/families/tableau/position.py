@@ -66,13 +66,9 @@ of the contract; ``pop`` takes back the whole decision):
   always wait until a waste card is played, and reaching a waste card with fewer redeals
   leaves at least as many redeals.
 * ``JOINED`` (bit 30): a lateral move played together with the use of the card it uncovers
-  (``uses_after`` proves that nothing else is needed).  It has its own layout, narrower than a
-  plain code's (joined moves exist only without cells and single-card reserve piles, so every
-  stack number is below 31): bits 0-4 the lateral move's column i, 5-9 its column j, 10-16
-  its n cards; bits 17-21 the use's source (``HOME_USE``: the uncovered card goes to its
-  foundation), bits 22-28 its count or waste place (``joined_src``, ``joined_dst``, ``joined_n``).  The use's
-  destination, column i or the uncovered card's foundation, follows from the position the
-  code is played in, which is the position ``legal`` made it in.
+  (``order.py``'s ``uses_after`` proves that nothing else is needed), in a layout of its own
+  (``codes.py``).  The use's destination, column i or the uncovered card's foundation, follows
+  from the position the code is played in, which is the position ``legal`` made it in.
 
 Transposition key: columns are interchangeable (sorted), cells too (sorted), the single-card
 reserve piles too (sorted, apart from the cells: they take no card), the foundations
@@ -82,15 +78,17 @@ folded to the positions from which the same waste cards are reachable (any point
 card at a time; a multiple of the deal count or the end with several).  Each column's key
 bytes are its face-down count (when the layout deals face down), then its cards.
 
-Dominance (``forced``), proved in ``safe``; pruned moves are listed in ``legal``; the one bound,
-``blocked``, is a module of its own, ``blocked.py``, with its proof.  The fields are declared in
-``state.pxd`` (``TableauState``, the base class), the C methods in ``position.pxd``.
+Dominance (``forced``), proved in ``safe``.  Split by concern (issue #39), each a module of
+functions over the position's fields with its proofs: the legal moves, what they leave out and
+their order, ``order.py``; the one bound, ``blocked``, ``blocked.py``; the move codes,
+``codes.py``.  The fields are declared in ``state.pxd`` (``TableauState``, the base class), the
+C methods in ``position.pxd``; core <- state <- codes <- blocked, order <- position.
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Any, NamedTuple
+from typing import Any
 
 from ... import cards, moves, positions
 from ...errors import DealError, UnsupportedError
@@ -103,14 +101,40 @@ try:
 except ImportError:  # interpreted, without Cython installed
     from ..shadow import cython
 
-if cython.compiled:  # the sizes and policies: state.pxd's enums, cimported by position.pxd
+if cython.compiled:  # the sizes, policies and move codes: state.pxd's and codes.pxd's, cimported by position.pxd
     from cython.cimports.solver.families.core import MAX_MOVES
     from cython.cimports.solver.families.tableau.blocked import blocked
+    from cython.cimports.solver.families.tableau.order import found_for, legal_moves, row_code, suit_home, waste_reach
     from cython.cimports.solver.families.tableau.state import TableauState
 else:
     from ..core import MAX_MOVES
     from .blocked import blocked
-    from .state import MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, SEQUENCE, SINGLE, TableauState
+    from .codes import (
+        CARDS,
+        HOME_USE,
+        JOINED,
+        P_HOME,
+        PRIMITIVE,
+        REDEAL,
+        REDEAL_CODE,
+        ROW,
+        SUIT_HOME,
+        TURN,
+        TURN_CODE,
+        code_dst,
+        code_kind,
+        code_n,
+        code_place,
+        code_src,
+        joined_dst,
+        joined_n,
+        joined_src,
+        make_card,
+        plain_code,
+    )
+    from .order import found_for, legal_moves, row_code, suit_home, waste_reach
+    from .state import MAXC, MAXCELL, MAXF, MAXH, MAXRES, NCARD, TAKES_CARD, TableauState
+from .order import BREAK_W, DESTINATIONS, LEAVES, ROOT_W
 
 COMPILED = cython.compiled  # this module was compiled (the compiled DFS can drive it)
 
@@ -144,228 +168,16 @@ BLOCKED_DEAD = ("blocked: a card can never reach its foundation (every way out f
                 "waits on itself)")
 DEAD_REASONS = (BLOCKED_DEAD,)
 
-# Sizes (NCARD, MAXC, MAXCELL, MAXRES, MAXF, MAXH): ``state.pxd``'s named constants (``state.py``'s,
-# interpreted).
-
-# The move table's fields (``solver/moves.py``), as C ints of this module.
-KIND_SHIFT = cython.declare(cython.int, moves.KIND_SHIFT)
-DST_SHIFT = cython.declare(cython.int, moves.DST_SHIFT)
-STACK_MASK = cython.declare(cython.int, moves.STACK_MASK)
-COUNT_SHIFT = cython.declare(cython.int, moves.COUNT_SHIFT)
-PLACE_SHIFT = cython.declare(cython.int, moves.PLACE_SHIFT)
-CARDS = cython.declare(cython.int, moves.CARDS.number)
-TURN = cython.declare(cython.int, moves.TURN.number)
-REDEAL = cython.declare(cython.int, moves.REDEAL.number)
-ROW = cython.declare(cython.int, moves.ROW.number)
-TURN_CODE = cython.declare(cython.int, moves.code(moves.TURN))
-REDEAL_CODE = cython.declare(cython.int, moves.code(moves.REDEAL))
-ROW_CODE = cython.declare(cython.int, moves.code(moves.ROW, n=0))  # plus the count dealt
-PRIMITIVE = cython.declare(cython.int, (1 << moves.PLACE_SHIFT) - 1)  # a move's stacks and count
-JOINED_BIT = 1 << 30  # a lateral move with its use (its own layout: the module text); JOINED, for Python
-JOINED = cython.declare(cython.int, JOINED_BIT)
-HOME_USE = cython.declare(cython.int, 31)  # a joined move's use not from a stack, by its payload:
-P_HOME = cython.declare(cython.int, 0)  # the uncovered card goes home
-SUIT_HOME = cython.declare(cython.int, 1)  # the whole suit the move completed on its target column goes home
-DEAL_USE = cython.declare(cython.int, 2)  # the stock deals a row
-ANY_SIZE = cython.declare(cython.int, 104)  # a group size no move reaches (two packs)
+# Sizes (NCARD, MAXC, MAXCELL, MAXRES, MAXF, MAXH), policies and what a foundation takes:
+# ``state.pxd``'s named constants (``state.py``'s, interpreted); the move codes: ``codes.pxd``'s
+# (``codes.py``'s).
 
 # Policies (``tableau.moves``): SINGLE, SEQUENCE, SUPERMOVE (``state.pxd``, the field ``policy``).
 # (suit-sequence: groups of any size, as sequence; which groups hold together is the ``gfits`` table)
 # (whole-pile: groups of any size, as sequence, but only a whole column: ``whole``)
 POLICIES = {"single": 0, "sequence": 1, "supermove": 2, "suit-sequence": 1, "whole-pile": 1}  # (READS lists them)
-
-# What a foundation takes (``foundations.takes``): one card; a whole suit from a column's top; a whole
-# column that is one suit.
-TAKES_CARD = cython.declare(cython.int, 0)
-TAKES_SUIT = cython.declare(cython.int, 1)
-TAKES_COLUMN = cython.declare(cython.int, 2)
+# What a foundation takes (``foundations.takes``): TAKES_CARD, TAKES_SUIT, TAKES_COLUMN (``state.pxd``).
 TAKES = {"card": 0, "suit": 1, "column": 2}
-
-# -- Move ordering: each legal move gets a score, highest first (a stable sort keeps the order
-# of generation among equal scores).  The scores are heuristics, not proofs: they change the
-# order of the search, never its verdict.
-HOME = cython.declare(cython.int, 1000)  # a card to its foundation: progress, and it loses little (see safe)
-HOME_FLIP = cython.declare(cython.int, 10)  # ... and it turns a face-down card up
-WASTE_HOME = 900  # a waste card to its foundation: after the column and cell cards (one further
-#                   in scores below UNRANKED, REACH_COST per nearer card, and is ranked by disorder)
-UNRANKED = cython.declare(cython.int, 900)  # scores from here up are kept as they are (``ranked``)
-CELL_TO_COLUMN = 700  # a cell (or the reserve) card onto a column: frees a cell
-COLUMN_TO_COLUMN = cython.declare(cython.int, 500)  # a built group onto another column (plus its size)
-WASTE_TO_COLUMN = 450  # the waste card onto a column: a card out of the stock's cycle
-LATERAL_USE = cython.declare(cython.int, 200)  # a lateral move with its use (added after ranking)
-CELL_TO_SPACE = 120  # a cell card into an empty column: frees a cell, spends a space
-WASTE_TO_SPACE = 110  # the waste card into an empty column
-COLUMN_TO_SPACE = cython.declare(cython.int, 100)  # a group into an empty column: spends a space
-TO_CELL = cython.declare(cython.int, 0)  # a column card to a free cell (then what it leaves decides)
-WASTE_TO_CELL = -100  # the waste (or reserve) card to a cell: spends a cell to free little
-FOUNDATION_TO_COLUMN = -300  # a foundation card back onto a column: undoes progress
-FOUNDATION_TO_SPACE = -350  # ... into an empty column: also spends a space
-DEPTH_TO_NEEDED = cython.declare(cython.int, 10)  # per card above a column's first card the foundations take
-NO_NEEDED_CARD = cython.declare(cython.int, 20)  # the depth of a column without such a card
-REACH_COST = cython.declare(cython.int, 1)  # per waste card nearer than the one a move plays: the nearest first
-SUIT_TO_FOUNDATION = cython.declare(cython.int, 2000)  # a whole suit home (Spider): progress, and frees a column
-TURN_ALONE = cython.declare(cython.int, -200)  # waste-then-stock: a turn alone, to choose the card that fills a space
-DEAL_ROW = cython.declare(cython.int, 450)  # the stock deals a row: after the moves that lower the disorder
-#   (``ranked``), before those that leave as much or more (Spider, measured: 1 of 8 deals won at 10 s here
-#   and with the row after every move, 0 with it before every ranked move)
-
-
-class Leave(NamedTuple):
-    """What a move from a column scores for what it leaves behind (the first that holds)."""
-
-    flips: int  # a face-down card comes to the top
-    empties: int  # the column is left empty
-    uncovers: int  # the card left on top is one the foundations take next
-    breaks: int  # the moving card was built on the card left on top (a built sequence broken)
-
-
-LEAVE_BY_GROUP = Leave(flips=300, empties=150, uncovers=200, breaks=-150)  # to a column or a space
-LEAVE_BY_CELL = Leave(flips=300, empties=50, uncovers=150, breaks=-200)  # one card to a cell
-
-
-class Destinations(NamedTuple):
-    """A single card's scores by destination (None: that source never goes there)."""
-
-    home: int | None
-    column: int
-    space: int
-    cell: int | None
-
-
-FROM_CELL = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, cell=None)  # cells are alike
-FROM_RESERVE = Destinations(home=HOME, column=CELL_TO_COLUMN, space=CELL_TO_SPACE, cell=WASTE_TO_CELL)
-FROM_WASTE = Destinations(home=WASTE_HOME, column=WASTE_TO_COLUMN, space=WASTE_TO_SPACE, cell=WASTE_TO_CELL)
-FROM_FOUNDATION = Destinations(home=None, column=FOUNDATION_TO_COLUMN, space=FOUNDATION_TO_SPACE, cell=None)
-NONE = cython.declare(cython.int, -(1 << 29))  # a Destinations entry that is None
-# The tables as the position keeps them: Leave rows at 0 (by group) and 4 (by cell), Destinations
-# rows at 0 (cell), 4 (reserve), 8 (waste), 12 (foundation).
-BY_GROUP = cython.declare(cython.int, 0)
-BY_CELL = cython.declare(cython.int, 4)
-D_CELL = cython.declare(cython.int, 0)
-D_RESERVE = cython.declare(cython.int, 4)
-D_WASTE = cython.declare(cython.int, 8)
-D_FOUNDATION = cython.declare(cython.int, 12)
-LEAVES = [*LEAVE_BY_GROUP, *LEAVE_BY_CELL]
-DESTINATIONS = [NONE if v is None else v for row in (FROM_CELL, FROM_RESERVE, FROM_WASTE, FROM_FOUNDATION) for v in row]
-
-# -- Disorder (``ranked``): the weights of its terms, and how much one unit of disorder weighs
-# against the scores above.
-OUT_OF_ORDER_W = cython.declare(cython.int, 3)  # per column card with a lower rank somewhere under it
-CELL_W = cython.declare(cython.int, 2)  # per occupied cell
-SPACE_W = cython.declare(cython.int, 3)  # per empty column, when spaces take any card (counted negative)
-NEED_W = cython.declare(cython.int, 1)  # per card of a group times the cards the foundations need next in its column
-FLIP_W = cython.declare(cython.int, 6)  # a face-down card turned up (counted negative)
-DIS_W = cython.declare(cython.int, 1000)  # a unit of disorder outweighs most score differences
-BREAK_W = 4  # groups of one suit: per face-up card lying on a card it is not built on in suit
-ROOT_W = 5  # ... and per card of a column that is one suit from a king at its bottom (counted negative)
-
-
-# ------------------------------------------------------------------ codes
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def plain_code(src: cython.int, dst: cython.int, n: cython.int, place: cython.int) -> cython.int:
-    """Cards from ``src`` to ``dst`` (``moves.CARDS``); ``place``: a waste card further in."""
-    return src | (dst << DST_SHIFT) | (n << COUNT_SHIFT) | (place << PLACE_SHIFT)
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def joined_code(i: cython.int, j: cython.int, n: cython.int, use_src: cython.int,
-                payload: cython.int) -> cython.int:
-    """The lateral move (i, j, n) and its use: from ``use_src`` (``HOME_USE``: home), with
-    ``payload`` its count or waste place (see the module text)."""
-    return JOINED | i | (j << 5) | (n << 10) | (use_src << 17) | (payload << 22)
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def joined_src(m: cython.int) -> cython.int:
-    """A joined code's lateral move: its column i ..."""
-    return m & 31
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def joined_dst(m: cython.int) -> cython.int:
-    """... its column j ..."""
-    return (m >> 5) & 31
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def joined_n(m: cython.int) -> cython.int:
-    """... and its count."""
-    return (m >> 10) & 127
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def code_src(m: cython.int) -> cython.int:
-    """A plain code's source stack (of a joined code: ``joined_src``)."""
-    return m & STACK_MASK
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def code_dst(m: cython.int) -> cython.int:
-    return (m >> DST_SHIFT) & STACK_MASK
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def code_n(m: cython.int) -> cython.int:
-    return (m >> COUNT_SHIFT) & 127
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def code_kind(m: cython.int) -> cython.int:
-    """The kind of a primitive or placed code (a joined code is ``CARDS``: its lateral part)."""
-    return CARDS if m & JOINED else (m >> KIND_SHIFT) & 15
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def code_place(m: cython.int) -> cython.int:
-    """The waste place of a plain move (0 for a joined move's lateral part)."""
-    return 0 if m & JOINED else (m >> PLACE_SHIFT) & 127
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def make_card(rank: cython.int, suit: cython.int) -> cython.int:
-    """``cards.make``."""
-    return (rank - 1) * 4 + suit
-
-
-@cython.cfunc
-@cython.exceptval(check=False)
-def sort_desc(score: cython.p_int, code: cython.p_int, n: cython.int) -> cython.void:
-    """A stable sort by score, highest first (insertion sort: a few dozen moves)."""
-    i: cython.int
-    j: cython.int
-    s: cython.int
-    c: cython.int
-    for i in range(1, n):
-        s, c = score[i], code[i]
-        j = i - 1
-        while j >= 0 and score[j] < s:
-            score[j + 1], code[j + 1] = score[j], code[j]
-            j -= 1
-        score[j + 1], code[j + 1] = s, c
 
 
 @cython.cclass  # final (``position.pxd``): no subclass when compiled, its C methods called directly (and inlined)
@@ -493,7 +305,7 @@ class TableauPosition(TableauState):
                               and not self.few_suits and not self.stock_spaces)
         # Waste autoplay is safe only when removing the waste top changes no later turn.
         self.waste_safe = self.k == 1 or self.redeals == 0
-        # Lateral moves only together with a use of the card they uncover (see uses_after).
+        # Lateral moves only together with a use of the card they uncover (``order.py``, ``uses_after``).
         # (Not with single-card reserve piles: a reserve card onto p is a use ``uses_after`` does not list.)
         # (joined codes name stacks in 5 bits: without cells and reserve piles every number is below HOME_USE)
         # (not with reserve-then-waste: its proof, ``uses_after``, commutes moves whose legality a space changes)
@@ -523,103 +335,7 @@ class TableauPosition(TableauState):
             self.b_space = False
             self.b_home = self.b_can_top = self.b_ring_home = self.b_ring_left = 0
 
-    # ----------------------------------------------------------- helpers
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def found_for(self, c: cython.int) -> cython.int:
-        """The foundation that takes card c now, or -1."""
-        s: cython.int = c & 3
-        r: cython.int = c >> 2  # rank - 1
-        x: cython.int
-        for x in range(self.suit_found_n[s]):
-            if self.fh[self.suit_found[s * 8 + x]] == r:
-                return self.suit_found[s * 8 + x]
-        return -1
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def seq_len(self, i: cython.int) -> cython.int:
-        """Cards at the top of column i that form a built sequence that moves as a unit (all face
-        up; with ``suit-sequence``, of one suit)."""
-        h: cython.int = self.h[i]
-        lo: cython.int = self.down[i]
-        base: cython.int = i * MAXH
-        j: cython.int
-        if not h:
-            return 0
-        j = h - 1
-        while j > lo and self.gfits[self.cols[base + j - 1] * NCARD + self.cols[base + j]]:
-            j -= 1
-        return h - j
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def suit_home(self, i: cython.int) -> cython.int:
-        """The move of a whole suit from column i to its foundation (``foundations.takes``): the
-        column's top cards, face up, from the king to the ace in one suit (with ``column``: the
-        whole column); or -1."""
-        h: cython.int = self.h[i]
-        top: cython.int = self.top
-        base: cython.int = i * MAXH + h - 1  # the top card
-        s: cython.int
-        x: cython.int
-        f: cython.int
-        if h < top or h - top < self.down[i] or (self.takes == TAKES_COLUMN and h != top) or self.cols[base] >= 4:
-            return -1
-        s = self.cols[base] & 3
-        for x in range(1, top):
-            if self.cols[base - x] != make_card(x + 1, s):
-                return -1
-        for x in range(self.suit_found_n[s]):
-            f = self.suit_found[s * 8 + x]
-            if self.fh[f] == 0:
-                return plain_code(i, self.F + f, top, 0)
-        return -1
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def row_code(self) -> cython.int:
-        """The stock's next row: a card onto each column, fewer at the end."""
-        return ROW_CODE | (min(self.nrs, self.nc) << COUNT_SHIFT)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def row_allowed(self) -> cython.bint:
-        """The stock may deal a row now: it has cards, and (``deal-row-no-spaces``) no column is empty."""
-        x: cython.int
-        if not self.nrs:
-            return False
-        if self.rows_need_full:
-            for x in range(self.nc):
-                if not self.h[x]:
-                    return False
-        return True
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def max_move(self, to_empty: cython.bint) -> cython.int:
-        """The most cards one move may carry onto a card (or, ``to_empty``, into a space)."""
-        free: cython.int = 0
-        empties: cython.int = 0
-        x: cython.int
-        if self.policy == SINGLE:
-            return 1
-        if self.policy == SEQUENCE:
-            return ANY_SIZE
-        for x in range(self.ncell):
-            if self.cells[x] < 0:
-                free += 1
-        if self.any_space:
-            for x in range(self.nc):
-                if not self.h[x]:
-                    empties += 1
-        if to_empty and empties:
-            empties -= 1
-        return (free + 1) << empties
+    # ----------------------------------------------------------- dominance
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -742,39 +458,6 @@ class TableauPosition(TableauState):
                     return False
         return True
 
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def waste_reach(self, out: cython.p_int) -> cython.int:
-        """Waste places q (ring[q - 1] playable after turning), nearest first, written to ``out``
-        (room for 2 * MAXH + 2); how many."""
-        n: cython.int = 0
-        q: cython.int
-        L: cython.int = self.L
-        k: cython.int = self.k
-        seen: cython.uchar[129]  # MAXH + 1
-        if not cython.compiled:
-            seen = [0] * (MAXH + 1)
-        if self.wp:
-            out[n] = self.wp
-            n += 1
-        q = self.wp
-        while q < L:
-            q = min(L, q + k)
-            out[n] = q
-            n += 1
-        if self.redeals != 0 and L:
-            for q in range(L + 1):
-                seen[q] = 0
-            for q in range(n):
-                seen[out[q]] = 1
-            q = 0
-            while q < L:
-                q = min(L, q + k)
-                if not seen[q]:
-                    out[n] = q
-                    n += 1
-        return n
-
     # ------------------------------------------------------------ play
 
     @cython.ccall
@@ -795,11 +478,11 @@ class TableauPosition(TableauState):
             use_src = (move >> 17) & 31
             payload = (move >> 22) & 127
             if use_src == HOME_USE and payload == P_HOME:  # the card the lateral move uncovered goes home
-                count += self.play(plain_code(i, self.F + self.found_for(self.cols[i * MAXH + self.h[i] - 1]), 1, 0))
+                count += self.play(plain_code(i, self.F + found_for(self, self.cols[i * MAXH + self.h[i] - 1]), 1, 0))
             elif use_src == HOME_USE and payload == SUIT_HOME:  # the suit the move completed goes home
-                count += self.play(self.suit_home(joined_dst(move)))
+                count += self.play(suit_home(self, joined_dst(move)))
             elif use_src == HOME_USE:  # DEAL_USE: the stock deals a row
-                count += self.play(self.row_code())
+                count += self.play(row_code(self))
             elif use_src < self.nc:
                 count += self.play(plain_code(use_src, i, payload, 0))
             elif use_src == self.W:
@@ -1133,12 +816,12 @@ class TableauPosition(TableauState):
                         break
         if self.wp and self.waste_safe and not self.waste_spaces and not self.stock_spaces:
             c = self.ring[self.wp - 1]
-            f = self.found_for(c)
+            f = found_for(self, c)
             if f >= 0 and self.safe(c):
                 return plain_code(self.W, self.F + f, 1, 0)
         if self.nheel and not self.autofill:
             c = self.heel[self.nheel - 1]
-            f = self.found_for(c)
+            f = found_for(self, c)
             if f >= 0 and self.safe(c):
                 return plain_code(self.R, self.F + f, 1, 0)
         return -1
@@ -1269,522 +952,9 @@ class TableauPosition(TableauState):
     @cython.cfunc
     @cython.exceptval(-1, check=False)
     def legal(self, out: cython.p_int) -> cython.int:
-        """Every useful legal move, best first, written to ``out``; how many.
-
-        Left out (each loses no win):
-        * a column's whole content (every card of it moving) into an empty column: the same
-          position with the columns renamed;
-        * cell to cell, and to any but the first empty cell or the first empty column: the
-          key treats cells, and columns, as interchangeable;
-        * sequences of several cards moving into an empty column when a shorter or longer
-          one could: only the longest movable one (single cards are always offered, and a
-          sequence move is only a shortcut for single moves through cells and spaces);
-        * a foundation's ace or two coming back (an ace takes nothing; a two only an ace,
-          which can always go to its foundation instead);
-        * with groups of any size and no cells, a lateral move (a group leaving a card it is
-          built on, turning nothing up) on its own: it comes only joined to a use of the card
-          it uncovers (``uses_after``).
-        Order: by score (the constants at the top of the module), each lowered by the
-        disorder the move leaves (``ranked``; when there are several plain moves), lateral
-        moves with their use after the plain moves of equal score; among equal scores, the
-        order of the generators (columns, cells, waste, reserve, foundations).
-        """
-        n: cython.int
-        x: cython.int
-        self.here()
-        self.nplain = 0
-        self.njoined = 0
-        self.waste_only = self.waste_spaces and self.nheel == 0 and self.first_empty >= 0
-        self.from_columns()
-        self.from_cells()
-        self.from_waste()
-        self.from_reserve()
-        self.from_foundations()
-        if self.row_allowed() and not (self.beam and self.first_empty >= 0 and self.left > self.nrs):
-            self.add(DEAL_ROW, self.row_code())
-        if self.stock_spaces:  # which card fills the next space depends on the turns: they are moves
-            if self.wp < self.L:
-                self.add(TURN_ALONE, TURN_CODE)
-            elif self.L and self.redeals != 0:
-                self.add(TURN_ALONE, REDEAL_CODE)
-        if self.nplain > 1 or self.njoined:
-            self.prepare_disorder()
-        if self.nplain > 1:
-            for x in range(self.nplain):
-                self.psc[x] = self.ranked(self.psc[x], self.pcode[x])
-        for x in range(self.njoined):
-            self.jsc[x] = self.ranked(self.jsc[x], self.jcode[x]) + LATERAL_USE
-        n = self.nplain
-        if n + self.njoined > MAX_MOVES:
-            raise OverflowError("more legal moves than MAX_MOVES")
-        for x in range(self.njoined):
-            self.psc[n + x] = self.jsc[x]
-            self.pcode[n + x] = self.jcode[x]
-        n += self.njoined
-        sort_desc(self.psc, self.pcode, n)
-        if self.beam and n and self.psc[0] == SUIT_TO_FOUNDATION:
-            n = 1  # the finder sends a finished suit home at once (``set_beam``)
-        for x in range(n):
-            out[x] = self.pcode[x]
-        return n
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(-1, check=False)
-    def add(self, score: cython.int, code: cython.int) -> cython.int:
-        if self.nplain >= MAX_MOVES:
-            raise OverflowError("more legal moves than MAX_MOVES")
-        self.psc[self.nplain] = score
-        self.pcode[self.nplain] = code
-        self.nplain += 1
-        return 0
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(-1, check=False)
-    def add_joined(self, score: cython.int, code: cython.int) -> cython.int:
-        if self.njoined >= MAX_MOVES:
-            raise OverflowError("more legal moves than MAX_MOVES")
-        self.jsc[self.njoined] = score
-        self.jcode[self.njoined] = code
-        self.njoined += 1
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def here(self) -> cython.void:
-        """What every generator needs to know about this position: the needed cards, the
-        accepting columns per card, the sequences, the first empty column and free cell, the
-        largest groups."""
-        nc: cython.int = self.nc
-        t: cython.int
-        x: cython.int
-        b: cython.int
-        top: cython.int
-        r: cython.int
-        for x in range(NCARD):
-            self.need[x] = 0
-            self.accept_n[x] = 0
-        for x in range(self.nf):
-            r = self.fh[x]
-            if r < self.top and self.takes == TAKES_CARD:
-                self.need[make_card(r + 1, self.fsuit[x])] = 1
-        self.first_empty = -1
-        for t in range(nc):
-            if self.h[t]:
-                top = self.cols[t * MAXH + self.h[t] - 1]
-                for x in range(self.under_n[top]):
-                    b = self.under[top * NCARD + x]
-                    self.accept[b * MAXC + self.accept_n[b]] = t
-                    self.accept_n[b] += 1
-            elif self.first_empty < 0:
-                self.first_empty = t
-            self.seqs[t] = self.seq_len(t)
-        self.free_cell = -1
-        for x in range(self.ncell):
-            if self.cells[x] < 0:
-                self.free_cell = nc + x
-                break
-        self.max_nonempty = self.max_move(False)
-        self.max_empty = self.max_move(True) if self.first_empty >= 0 else 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_columns(self) -> cython.int:
-        """Per column: its top card home, its groups onto columns and into a space, its top to a cell."""
-        i: cython.int
-        f: cython.int
-        d: cython.int
-        h: cython.int
-        score: cython.int
-        for i in range(self.nc):
-            h = self.h[i]
-            if not h:
-                continue
-            if self.to_foundation and self.takes == TAKES_CARD:
-                f = self.found_for(self.cols[i * MAXH + h - 1])
-                if f >= 0:
-                    d = self.down[i]
-                    self.add(HOME + (HOME_FLIP if d and h - 1 == d else 0), plain_code(i, self.F + f, 1, 0))
-            elif self.to_foundation and self.seqs[i] >= self.top:
-                f = self.suit_home(i)
-                if f >= 0:
-                    self.add(SUIT_TO_FOUNDATION, f)
-            if not self.waste_only:
-                self.groups_from(i)
-            if self.free_cell >= 0:
-                score = (TO_CELL + self.leave_score(i, 1, BY_CELL)
-                         - DEPTH_TO_NEEDED * self.depth_to_needed(i))
-                self.add(score, plain_code(i, self.free_cell, 1, 0))
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def groups_from(self, i: cython.int) -> cython.int:
-        """The built groups on top of column i (shortest first) onto other columns and into a space."""
-        base: cython.int = i * MAXH
-        d: cython.int = self.down[i]
-        h: cython.int = self.h[i]
-        seq: cython.int = self.seqs[i]
-        n: cython.int
-        b: cython.int
-        score: cython.int
-        x: cython.int
-        j: cython.int
-        lateral: cython.bint
-        lo: cython.int = 1
-        if self.whole:  # only the whole column, when it is one built sequence face up
-            if seq < h or d:
-                return 0
-            lo = h
-        for n in range(lo, min(seq, max(self.max_nonempty, self.max_empty)) + 1):
-            b = self.cols[base + h - n]  # the group's lowest card
-            score = self.leave_score(i, n, BY_GROUP) + n
-            if n <= self.max_nonempty:
-                lateral = (self.lateral_only_with_use and h - n > d
-                           and self.gfits[self.cols[base + h - n - 1] * NCARD + b])
-                for x in range(self.accept_n[b]):
-                    j = self.accept[b * MAXC + x]
-                    if j == i:
-                        continue
-                    if not self.gfits[self.cols[j * MAXH + self.h[j] - 1] * NCARD + b] and (
-                            (self.beam and n < seq) or (self.narrow and (lateral or not (h - n == d or n == h)))):
-                        continue
-                    if lateral:
-                        self.uses_after(i, j, n, COLUMN_TO_COLUMN + score)
-                    else:
-                        self.add(COLUMN_TO_COLUMN + score, plain_code(i, j, n, 0))
-            if (self.first_empty >= 0 and (n < h or self.nrs) and self.space_ok[b] and n <= self.max_empty
-                    and (n == 1 or n == min(seq, self.max_empty) or self.any_size_to_space)
-                    and not (self.beam and n < min(seq, self.max_empty))):
-                self.to_spaces(COLUMN_TO_SPACE + score, i, n, 0)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def to_spaces(self, score: cython.int, src: cython.int, n: cython.int, place: cython.int) -> cython.int:
-        """The move of n cards from ``src`` into the first empty column; into each, while the
-        stock deals rows (then the columns are not interchangeable: each gets its own stock card)."""
-        e: cython.int
-        if not self.nrs or self.beam:
-            return self.add(score, plain_code(src, self.first_empty, n, place))
-        for e in range(self.first_empty, self.nc):
-            if not self.h[e] and e != src:
-                self.add(score, plain_code(src, e, n, place))
-        return 0
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def leave_score(self, i: cython.int, n: cython.int, leave: cython.int) -> cython.int:
-        """What moving the top n cards of column i leaves behind, scored by the ``Leave`` row at
-        ``leave``."""
-        d: cython.int = self.down[i]
-        h: cython.int = self.h[i]
-        below: cython.int
-        if d and h - n == d:
-            return self.leave[leave]
-        if n == h:
-            return self.leave[leave + 1]
-        below = self.cols[i * MAXH + h - n - 1]
-        if self.need[below]:
-            return self.leave[leave + 2]
-        if self.fits[below * NCARD + self.cols[i * MAXH + h - n]]:
-            return self.leave[leave + 3]
-        return 0
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def depth_to_needed(self, i: cython.int) -> cython.int:
-        """Cards above column i's highest card that the foundations take next."""
-        h: cython.int = self.h[i]
-        d: cython.int
-        for d in range(h):
-            if self.need[self.cols[i * MAXH + h - 1 - d]]:
-                return d
-        return NO_NEEDED_CARD
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_cells(self) -> cython.int:
-        j: cython.int
-        for j in range(self.ncell):
-            if self.cells[j] >= 0:
-                self.card_moves(self.cells[j], self.nc + j, D_CELL, 0, 0)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_reserve_piles(self) -> cython.int:
-        """The single-card reserve piles' cards: as the reserve's top (home, onto a column, into a
-        space, to a free cell); nothing ever goes back into them."""
-        j: cython.int
-        for j in range(self.ncell, self.ncell + self.nres):
-            if self.cells[j] >= 0:
-                self.card_moves(self.cells[j], self.nc + j, D_RESERVE, 0, 0)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_waste(self) -> cython.int:
-        """Every waste card turning can reach (``waste_reach``), the nearest first."""
-        qs: cython.int[258]  # 2 * MAXH + 2
-        if not cython.compiled:
-            qs = [0] * (2 * MAXH + 2)
-        nq: cython.int = self.waste_reach(qs)
-        x: cython.int
-        q: cython.int
-        for x in range(nq):
-            q = qs[x]
-            self.card_moves(self.ring[q - 1], self.W, D_WASTE, 0 if q == self.wp else q, -REACH_COST * x)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_reserve(self) -> cython.int:
-        if self.nheel:
-            self.card_moves(self.heel[self.nheel - 1], self.R, D_RESERVE, 0, 0)
-        if self.nres:
-            self.from_reserve_piles()
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def from_foundations(self) -> cython.int:
-        """With ``foundations.removable``: each foundation's top card from a three up."""
-        f: cython.int
-        if self.removable:
-            for f in range(self.nf):
-                if self.fh[f] >= 3:
-                    self.card_moves(make_card(self.fh[f], self.fsuit[f]), self.F + f, D_FOUNDATION, 0, 0)
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def card_moves(self, c: cython.int, src: cython.int, to: cython.int, place: cython.int,
-                   bonus: cython.int) -> cython.int:
-        """Card c alone from stack ``src`` to every place that takes it, scored by the
-        ``Destinations`` row at ``to`` plus ``bonus``."""
-        f: cython.int
-        x: cython.int
-        if self.dest[to] != NONE and self.takes == TAKES_CARD:
-            f = self.found_for(c)
-            if f >= 0:
-                self.add(self.dest[to] + bonus, plain_code(src, self.F + f, 1, place))
-        if self.waste_only and src != self.W:  # (reserve-then-waste: a space, the reserve empty)
-            if self.dest[to + 3] != NONE and self.free_cell >= 0:
-                self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
-            return 0
-        for x in range(self.accept_n[c]):
-            self.add(self.dest[to + 1] + bonus, plain_code(src, self.accept[c * MAXC + x], 1, place))
-        if self.first_empty >= 0 and self.space_ok[c]:
-            self.to_spaces(self.dest[to + 2] + bonus, src, 1, place)
-        if self.dest[to + 3] != NONE and self.free_cell >= 0:
-            self.add(self.dest[to + 3] + bonus, plain_code(src, self.free_cell, 1, place))
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=False)
-    def uses_after(self, i: cython.int, j: cython.int, n: cython.int, score: cython.int) -> cython.int:
-        """The lateral move (i, j, n) joined with each use of the card p it uncovers, each added
-        with ``score``.
-
-        A lateral move takes a group whose lowest card b lies on a card p that it builds on
-        (so it uncovers p, and turns nothing up) onto another column.  With groups of any
-        size and no cells (``lateral_only_with_use``) it is needed only just before p is used:
-        p goes to a foundation, or a group whose lowest card fits p comes onto it.  Proof:
-        in a win, delay the lateral move until just before p is next touched.  In between, p
-        lies on top of its column untouched; the moved group's column top q (a card of p's
-        rank and colour) stays uncovered, which only adds options; moves of the group, or of
-        cards onto it, are the same moves made from p's column; a group moved off q onto
-        another twin is moved there directly.  If p is next touched by moving p itself onto
-        another column, move p with the group on it (any size moves) and delay again.  If p
-        is never touched again it never reaches a foundation, so it is.  The lateral move is
-        thus always followed at once by one of the uses this lists (or the game never needs it).
-        The group itself going back onto p is left out: that is the position before the
-        lateral move, on the search's current line.
-
-        Groups of one suit (``suit-sequence``): "lies on a card p that it builds on" means in
-        suit (``gfits``), so that p moves with the group as above.  Whole suits to the
-        foundations (``foundations.takes``): p goes home only inside its own whole suit, with
-        the cards on it, which is a use listed here (a group onto p) or a move of p with the
-        group; but the group on the other column may complete a whole suit there, which goes
-        home at once (that column, not p, is touched): a use (``SUIT_HOME``).  A stock dealt in
-        rows: a row puts a card on p (p is the top of its column), so a row is a use of p
-        (``DEAL_USE``): before a row, the lateral move is needed only just before it.  A row
-        only while no column is empty (``deal-row-no-spaces``): the lateral move and every
-        move the argument rearranges (the group, or p with it, leaving p's column instead of
-        q's) leave both columns as empty or not as the win had them (p and q stay under the
-        group's old and new places), so every row of the win stays legal where it is dealt;
-        the row as a use is offered only when it is legal (``row_allowed``).
-        """
-        p: cython.int
-        f: cython.int
-        k: cython.int
-        m: cython.int
-        top: cython.int
-        x: cython.int
-        g: cython.int
-        r: cython.int
-        nq: cython.int
-        qs: cython.int[258]  # 2 * MAXH + 2
-        if not cython.compiled:
-            qs = [0] * (2 * MAXH + 2)
-        self.prim(plain_code(i, j, n, 0))
-        p = self.cols[i * MAXH + self.h[i] - 1]
-        if self.takes == TAKES_CARD:
-            f = self.found_for(p)
-            if f >= 0 and self.to_foundation:
-                self.add_joined(score, joined_code(i, j, n, HOME_USE, P_HOME))
-        elif self.to_foundation and self.suit_home(j) >= 0:
-            self.add_joined(score, joined_code(i, j, n, HOME_USE, SUIT_HOME))
-        if self.row_allowed():
-            self.add_joined(score, joined_code(i, j, n, HOME_USE, DEAL_USE))
-        for k in range(self.nc):
-            if k == i:
-                continue
-            top = self.seq_len(k) if k == j else self.seqs[k]
-            for m in range(1, top + 1):
-                if self.fits[p * NCARD + self.cols[k * MAXH + self.h[k] - m]] and not (k == j and m == n):
-                    self.add_joined(score, joined_code(i, j, n, k, m))  # (not the group back)
-        nq = self.waste_reach(qs)
-        for x in range(nq):
-            if self.fits[p * NCARD + self.ring[qs[x] - 1]]:
-                self.add_joined(score, joined_code(i, j, n, self.W, 0 if qs[x] == self.wp else qs[x]))
-        if self.nheel and self.fits[p * NCARD + self.heel[self.nheel - 1]]:
-            self.add_joined(score, joined_code(i, j, n, self.R, 0))
-        if self.removable:
-            for g in range(self.nf):
-                r = self.fh[g]
-                if r >= 3 and self.fits[p * NCARD + make_card(r, self.fsuit[g])]:
-                    self.add_joined(score, joined_code(i, j, n, self.F + g, 0))
-        self.unprim()
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def prepare_disorder(self) -> cython.void:
-        """The prefix counts and needed cards of the columns changed since they were counted."""
-        i: cython.int
-        x: cython.int
-        o: cython.int
-        m: cython.int
-        r: cython.int
-        nn: cython.int
-        for i in range(self.nc):
-            if self.dis_stale[i]:
-                self.dis_stale[i] = False
-                o, m = 0, 99
-                self.pref_out[i * (MAXH + 1)] = 0
-                self.pref_min[i * (MAXH + 1)] = 99
-                for x in range(self.h[i]):
-                    r = self.cols[i * MAXH + x] >> 2
-                    if r > m:
-                        o += 1
-                    else:
-                        m = r
-                    self.pref_out[i * (MAXH + 1) + x + 1] = o
-                    self.pref_min[i * (MAXH + 1) + x + 1] = m
-                self.nneed_version[i] = 0
-            if self.nneed_version[i] != self.need_version:
-                self.nneed_version[i] = self.need_version
-                nn = 0
-                for x in range(self.h[i]):
-                    nn += self.need[self.cols[i * MAXH + x]]
-                self.nneed[i] = nn
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def rooted(self, i: cython.int) -> cython.bint:
-        """Column i is one group from a king at its bottom, all face up (``seqs`` is this position's)."""
-        return (self.h[i] > 0 and self.down[i] == 0 and self.seqs[i] == self.h[i]
-                and self.cols[i * MAXH] >> 2 == self.top - 1)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def ranked(self, score: cython.int, code: cython.int) -> cython.int:
-        """The score lowered (below ``UNRANKED``) by ``DIS_W`` times the disorder the move (its
-        first part) leaves.
-
-        A column card is out of order when a card of lower rank lies somewhere under it: it
-        must move before that card can go home.  The disorder counts ``OUT_OF_ORDER_W`` per
-        such card, ``CELL_W`` per occupied cell, ``-SPACE_W`` per empty column (when spaces
-        take any card), ``-FLIP_W`` for a card turned face up, ``NEED_W`` for each card of
-        a group times the cards the foundations need next under it, and, with groups of one
-        suit, ``BREAK_W`` per face-up card lying on a card it is not built on in suit (such a
-        card must move again before its suit can go home whole) and ``-ROOT_W`` per card of a
-        column that is one group from a king at its bottom (a suit growing where it can go
-        home: Solvitaire's Spider takes only a whole column); computed as the change the move
-        makes, from the columns it touches.
-        """
-        src: cython.int
-        dst: cython.int
-        n: cython.int
-        place: cython.int
-        nc: cython.int = self.nc
-        d: cython.int = 0
-        h: cython.int
-        x: cython.int
-        m: cython.int
-        r: cython.int
-        gneed: cython.int
-        group: cython.int = -1  # where the moving cards lie in ``cols``, when they come from a column
-        card: cython.int = 0  # else the moving card
-        if score >= UNRANKED or code_kind(code) != CARDS:
-            return score
-        if code & JOINED:  # its lateral move
-            src, dst, n, place = joined_src(code), joined_dst(code), joined_n(code), 0
-        else:
-            src, dst, n, place = code_src(code), code_dst(code), code_n(code), code_place(code)
-        if src < nc:
-            h = self.h[src]
-            d += OUT_OF_ORDER_W * (self.pref_out[src * (MAXH + 1) + h - n] - self.pref_out[src * (MAXH + 1) + h])
-            if h == n and self.any_space:
-                d -= SPACE_W
-            if self.down[src] and h - n == self.down[src]:
-                d -= FLIP_W
-            group = src * MAXH + h - n
-            if h - n > self.down[src]:
-                d -= self.break_w * (1 - self.gfits[self.cols[group - 1] * NCARD + self.cols[group]])
-            d += self.root_w * n * self.rooted(src)
-            if self.nneed[src]:
-                gneed = 0
-                for x in range(n):
-                    gneed += self.need[self.cols[group + x]]
-                d -= NEED_W * n * (self.nneed[src] - gneed)
-        elif src < self.W:
-            d -= CELL_W
-            card = self.cells[src - nc]
-        elif src == self.W:
-            card = self.ring[(place or self.wp) - 1]
-        elif src == self.R:
-            d -= CELL_W
-            card = self.heel[self.nheel - 1]
-        else:
-            card = make_card(self.fh[src - self.F], self.fsuit[src - self.F])
-        if dst < nc:
-            m = self.pref_min[dst * (MAXH + 1) + self.h[dst]]
-            if not self.h[dst] and self.any_space:
-                d += SPACE_W
-            if self.h[dst]:
-                d += self.break_w * (1 - self.gfits[self.cols[dst * MAXH + self.h[dst] - 1] * NCARD
-                                                    + (self.cols[group] if group >= 0 else card)])
-                d -= self.root_w * n * (self.rooted(dst) and self.gfits[self.cols[dst * MAXH + self.h[dst] - 1] * NCARD
-                                                                        + (self.cols[group] if group >= 0 else card)])
-            else:
-                d -= self.root_w * n * ((self.cols[group] if group >= 0 else card) >> 2 == self.top - 1)
-            d += NEED_W * n * self.nneed[dst]
-            for x in range(n):
-                r = (self.cols[group + x] if group >= 0 else card) >> 2
-                if r > m:
-                    d += OUT_OF_ORDER_W
-                else:
-                    m = r
-        elif dst < self.W:
-            d += CELL_W
-        return score - DIS_W * d
+        """Every useful legal move, best first, written to ``out``; how many (``order.py``: what is
+        left out, with the proofs, and the order)."""
+        return legal_moves(self, out)
 
     # ------------------------------------------------------------ Python level
 
@@ -1946,5 +1116,5 @@ class TableauPosition(TableauState):
         out: cython.int[258]  # 2 * MAXH + 2
         if not cython.compiled:
             out = [0] * (2 * MAXH + 2)
-        n: cython.int = self.waste_reach(out)
+        n: cython.int = waste_reach(self, out)
         return [out[x] for x in range(n)]

@@ -3,13 +3,14 @@
 # base class, ``TableauState``, with the sizes and codes they are read with.  ``state.py`` (one
 # source, compiled in pure-Python mode: this file augments it) is the class; the position,
 # ``position.py``/``position.pxd``, derives from it and adds the C methods; the bounds and the move
-# ordering, functions over the position in modules of their own (``blocked.py``), cimport this file
-# (``from solver.families.tableau.state cimport TableauState``) and read the fields at C speed.
-# Layered so, nothing imports in a circle: core <- state <- blocked <- position.
+# ordering, functions over the position in modules of their own (``blocked.py``, ``order.py``),
+# cimport this file (``from solver.families.tableau.state cimport TableauState``) and read the
+# fields at C speed.  Layered so, nothing imports in a circle: core <- state <- codes <- blocked,
+# order <- position.
 #
-# What each field holds is said here, what it is for in ``position.py``.  The sizes are named here,
-# compile-time constants; interpreted, ``state.py`` gives the same names the same values, and the
-# lists are sized from them.
+# What each field holds is said here, what it is for in ``position.py`` and ``order.py``.  The
+# sizes are named here, compile-time constants; interpreted, ``state.py`` gives the same names the
+# same values, and the lists are sized from them.
 
 cimport cython
 
@@ -31,6 +32,13 @@ cdef enum:
     SINGLE = 0
     SEQUENCE = 1
     SUPERMOVE = 2
+
+# What a foundation takes (``foundations.takes``; the field ``takes``): one card; a whole suit from a
+# column's top; a whole column that is one suit.
+cdef enum:
+    TAKES_CARD = 0
+    TAKES_SUIT = 1
+    TAKES_COLUMN = 2
 
 
 cdef class TableauState(CorePosition):
@@ -81,8 +89,8 @@ cdef class TableauState(CorePosition):
     cdef bint few_suits  # a pack of fewer than four suits: more than two copies of a card
     cdef int suit_found_n[4]  # the foundations of each suit ...
     cdef int suit_found[4 * MAXF]  # ... suit_found[s * MAXF + x]
-    cdef int leave[NLEAVES]  # LEAVES
-    cdef int dest[NDESTINATIONS]  # DESTINATIONS
+    cdef int leave[NLEAVES]  # LEAVES (``order.py``)
+    cdef int dest[NDESTINATIONS]  # DESTINATIONS (``order.py``)
 
     # -- the mutable state
     cdef unsigned char cols[MAXC * MAXH]  # column i at cols[i * 128 ...]
@@ -105,7 +113,7 @@ cdef class TableauState(CorePosition):
     cdef int ngroups
     cdef list stacks  # the arrays behind undo and groups (grown by ``grow``)
 
-    # -- scratch for legal (per call)
+    # -- scratch for legal (per call; ``order.py``)
     cdef unsigned char need[NCARD]  # the cards the foundations take next
     cdef int accept_n[NCARD]  # per card, the columns whose top card it fits on ...
     cdef unsigned char accept[NCARD * MAXC]  # ... accept[c * MAXC + x]

@@ -5,8 +5,9 @@ One source (``solver/families/README.md``, "One source"): compiled, ``TableauSta
 deal's rules, the mutable state, the scratch of ``legal`` and of the blocked bound); interpreted,
 a plain class whose attributes ``TableauPosition.__init__`` sets.  It has no methods: the
 position (``position.py``) derives from it and adds them, and the modules of functions over the
-position (the blocked bound, ``blocked.py``) read its fields through it, so that nothing imports
-in a circle (core <- state <- blocked <- position).
+position (the blocked bound, ``blocked.py``; the legal moves and their order, ``order.py``) read
+its fields through it, so that nothing imports in a circle (core <- state <- codes <- blocked,
+order <- position).
 
 The sizes are ``state.pxd``'s named constants, compiled; interpreted, the same names and values
 here, which size the lists.
@@ -37,6 +38,10 @@ if not cython.compiled:  # compiled, these are state.pxd's enums
     SINGLE = 0
     SEQUENCE = 1
     SUPERMOVE = 2
+    # What a foundation takes (``foundations.takes``; the field ``takes``).
+    TAKES_CARD = 0
+    TAKES_SUIT = 1
+    TAKES_COLUMN = 2
 
 
 @cython.cclass
