@@ -1057,7 +1057,6 @@ class ReservePosition(ReserveState):
             p += 1
         return p
 
-
     # ------------------------------------------------------------- learning (``learned.py``)
 
     @cython.cfunc
@@ -1102,8 +1101,8 @@ class ReservePosition(ReserveState):
 
     def slack(self) -> int | None:
         """The counting bounds' room at their tightest turn: the columns' places minus the cards out
-        (the fewer the copy count allows), least over the turns of the relaxed play's generous (``relaxed.py``)
-        game (negative: the bound cuts here).  None where the bound counts no places (columns of
+        (the fewer the copy count allows), least over the turns of the relaxed play's generous game
+        (``relaxed.py``; negative: the bound cuts here).  None where the bound counts no places (columns of
         any height, a waste, batches) or may not prune (a gap may open).  Reported for unknowns;
         never used to prune."""
         if self.c_slots < 0 or self.turn != T_PLACE or self.batch_size:

@@ -334,6 +334,29 @@ def rp_settle(pos: ReserveState) -> cython.void:
                 i = j
 
 
+class Generous:
+    """The generous game of ``relaxed_play`` (the module text has the rules and the proof),
+    counting, with the copy count, made at a position by ``generous`` (``ReservePosition.generous``),
+    for ``pairing.py``: ``turn(v)`` for each pack card in turn order; ``hh`` the foundations'
+    heights, ``seen`` and ``gone`` the cards seen and the most that can have left, ``most()`` the
+    copy count's most and ``splits(s, spare)`` suit ``s``'s splits within ``spare`` of it
+    (``copies.cc_splits``)."""
+
+    def __init__(self, pos: Any):
+        self.pos = pos
+        self.hh, self.seen, self.gone, self._most = g_state(pos)
+
+    def turn(self, v: int) -> None:
+        g_turn(self.pos, v)
+        self.hh, self.seen, self.gone, self._most = g_state(self.pos)
+
+    def most(self) -> int:
+        return self._most
+
+    def splits(self, s: int, spare: int) -> list[tuple[int, int]]:
+        return cc_splits(self.pos, s, spare)
+
+
 def generous(pos: ReserveState, held: tuple[int, int, int] | None) -> Generous:
     """The counting generous game made at ``pos``, with the copy count, played turn by turn by
     ``pairing.py``; ``held`` a copy that never leaves, (column, depth, 0) for a column's card
@@ -359,26 +382,3 @@ def g_turn(pos: ReserveState, v: int) -> None:
 def g_state(pos: ReserveState) -> tuple[list[int], int, int, int]:
     """The generous game's heights, cards seen, most gone, and the copy count's most."""
     return [pos.g_hh[f] for f in range(pos.nf)], pos.g_seen, pos.g_gone, cc_most(pos)
-
-
-class Generous:
-    """The generous game of ``relaxed_play`` (the module text has the rules and the proof),
-    counting, with the copy count, made at a position by ``generous`` (``ReservePosition.generous``),
-    for ``pairing.py``: ``turn(v)`` for each pack card in turn order; ``hh`` the foundations'
-    heights, ``seen`` and ``gone`` the cards seen and the most that can have left, ``most()`` the
-    copy count's most and ``splits(s, spare)`` suit ``s``'s splits within ``spare`` of it
-    (``copies.cc_splits``)."""
-
-    def __init__(self, pos: Any):
-        self.pos = pos
-        self.hh, self.seen, self.gone, self._most = g_state(pos)
-
-    def turn(self, v: int) -> None:
-        g_turn(self.pos, v)
-        self.hh, self.seen, self.gone, self._most = g_state(self.pos)
-
-    def most(self) -> int:
-        return self._most
-
-    def splits(self, s: int, spare: int) -> list[tuple[int, int]]:
-        return cc_splits(self.pos, s, spare)
