@@ -228,7 +228,6 @@ def gm_offer(pos: ReserveState, v: cython.int) -> cython.void:
         pos.g_can[pos.fd[v * pos.nf + k]] |= bit(v & 63)
 
 
-
 def pairing_memo(pos: ReserveState) -> int:
     """``pairing.pairing_horizon`` (Python, run near the deal only) on this position,
     remembered by the position's key."""
