@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from walks import interpreted
+from walks import RESERVE_SOURCES, interpreted
 
 from solver import api, shuffles
 from solver.engines.core import compiled_available
@@ -21,7 +21,7 @@ from solver.limits import Limits
 
 # The position's source run interpreted (a plain class: a test may override its methods; the
 # compiled class is final), beside the compiled one where it is built.
-Interpreted = interpreted("solver.families.core", "solver.families.reserve.position")[
+Interpreted = interpreted("solver.families.core", *RESERVE_SOURCES)[
     "solver.families.reserve.position"].ReservePosition
 needs_compiled = pytest.mark.skipif(not (compiled_available() and reserve.COMPILED),
                                     reason="the compiled position is not built")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from walks import assert_push_then_pop_restores, interpreted, perft
+from walks import RESERVE_SOURCES, assert_push_then_pop_restores, interpreted, perft
 
 from solver import api, shuffles
 from solver.engines import dfs as pydfs
@@ -40,7 +40,7 @@ if not (compiled_available() and reserve.COMPILED):
     pytest.skip("the compiled reserve position is not built", allow_module_level=True)
 
 ReserveCore = reserve.ReservePosition  # compiled
-ReservePosition = interpreted("solver.families.core", "solver.families.reserve.position")[
+ReservePosition = interpreted("solver.families.core", *RESERVE_SOURCES)[
     "solver.families.reserve.position"].ReservePosition  # the same source, interpreted
 
 FAMILY = ["debutante", "debutante-fifo", "debutante-unlimited", "debutante-1", "colorado",
@@ -325,7 +325,7 @@ def test_bad_moves_are_refused():
 def test_it_runs_under_cythons_own_shadow_module():
     """Interpreted with Cython installed, ``import cython`` is Cython's own module (not
     ``shadow``): the same walk, the same answers."""
-    own = interpreted("solver.families.core", "solver.families.reserve.position", shadow=False)[
+    own = interpreted("solver.families.core", *RESERVE_SOURCES, shadow=False)[
         "solver.families.reserve.position"].ReservePosition
     lay = variant("debutante", 6, 5)
     deal = shuffles.from_seed(lay, 3)

@@ -18,6 +18,11 @@ from solver.layout import Cells
 # The tableau position's one-source modules, each before the modules that import it (``interpreted``).
 TABLEAU_SOURCES = ("solver.families.tableau.state", "solver.families.tableau.codes", "solver.families.tableau.blocked",
                    "solver.families.tableau.order", "solver.families.tableau.position")
+# The reserve position's likewise (``solver/families/reserve/state.pxd`` draws the layers).
+RESERVE_SOURCES = ("solver.families.reserve.state", "solver.families.reserve.copies",
+                   "solver.families.reserve.relaxed", "solver.families.reserve.learned",
+                   "solver.families.reserve.timed", "solver.families.reserve.dead_ends",
+                   "solver.families.reserve.position")
 
 
 def interpreted(*names: str, shadow: bool = True) -> dict[str, ModuleType]:

@@ -2,8 +2,16 @@
 
 Debutante and its readings, Colorado, Grandfather, Double Line, Twenty, Sly Fox.
 
-- ``position``: the DFS's position, its dominance and bounds; one source, compiled by Cython where a
-  compiler exists (``solver/families/README.md``, "One source"); ``pairing``: the pairing bound.
+- ``position``: the DFS's position, its moves, key and dominance: one source, compiled by Cython
+  where a compiler exists (``solver/families/README.md``, "One source"); its C methods declared in
+  ``position.pxd``.
+- ``state``: the position's fields, declared once in ``state.pxd`` (the base class
+  ``ReserveState``, with the sizes and codes as named constants), for the position and the modules
+  of functions over it to cimport.
+- The bounds and the learning, functions over the position with their proofs, each one source:
+  ``dead_ends`` (``dead``: the bounds in turn; the buried card; whether a gap may open),
+  ``relaxed`` (the generous game: the counting bound), ``copies`` (the copy count), ``timed`` (the
+  timed copy count), ``learned`` (learning's key); ``pairing``: the pairing bound (plain Python).
 - ``referee``: an independent replay of a solution, from the rules in words.
 - ``model``: the CP-SAT model; ``grid``: the same on a fixed grid of instants, for layouts that place
   every turned card at once.

@@ -18,10 +18,10 @@ plays after it; step 0 is now; a copy is *out at t* if it lies in a column at th
   copy of it is free, every other card leaving as early as it can, so each foundation is at least
   as far on at every step as in any real line in which ``y`` stays (a held copy is never free, and
   nothing under it in its column is either): a foundation takes x no earlier.
-- ``L(y)``: the first step at which the counts of ``_relaxed_play`` fail in the generous game with
-  ``y`` held.  A line with ``y`` still out at the end of that step has at least that many cards
-  out then (the counts' proof, with ``y`` never free), more than the places: so ``y`` leaves by
-  step ``L(y)`` in every line that gets past it.
+- ``L(y)``: the first step at which the counts of ``relaxed_play`` (``relaxed.py``) fail in the
+  generous game with ``y`` held.  A line with ``y`` still out at the end of that step has at least
+  that many cards out then (the counts' proof, with ``y`` never free), more than the places: so
+  ``y`` leaves by step ``L(y)`` in every line that gets past it.
 - *Surely past*: at a turn T where the copy count leaves ``s`` places spare (``slack``), a line that
   gets past T has at most ``s`` cards fewer on the foundations than the most the count allows;
   the count's most is the sum of each suit's, so each suit's two rows stand at one of the splits
@@ -78,8 +78,8 @@ class ReservePosition(Protocol):
     def fdests(self) -> Sequence[Sequence[int]]: ...
 
     def generous(self, held: tuple[int, int, int] | None) -> Any:
-        """The generous game of ``_relaxed_play`` made at the position, counting, with ``held``
-        (``position.Generous``: ``turn``, ``hh``, ``seen``, ``gone``, ``most``, ``splits``)."""
+        """The generous game of ``relaxed_play`` made at the position, counting, with ``held``
+        (``relaxed.Generous``: ``turn``, ``hh``, ``seen``, ``gone``, ``most``, ``splits``)."""
 
 NEVER = 1 << 20
 TIGHT = 3  # the turns examined: the counts leave at most this many places spare there
