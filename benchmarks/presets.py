@@ -49,6 +49,11 @@ SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american
               "northwest-territory-partial-piles-restricted", "one-cell", "raglan", "rank-and-file",
               "scotch-patience", "siegecraft", "somerset", "spanish-patience", "streets", "streets-and-alleys",
               "stronghold", "thirty", "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck", "worm-hole"]
+# Solvitaire's Spider presets: their files take a suit home only as a whole column, a rule
+# Solvitaire 0.10.1 cannot be told (its parser reads another key than its schema allows), so
+# its binary sends their cards home one at a time; the preset compares that game, written as
+# layout files (``foundations.takes = "card"``), named NAME-singly.
+SOLVITAIRE_SPIDER = ["mrs-mop", "simple-simon", "spider", "spiderette", "will-o-the-wisp"]
 PEG_CENTRE = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]
 PEG_BOARDS = ["english-33", "french-37"]
 PEG_GOALS = ["vacated", "anywhere"]
@@ -113,6 +118,46 @@ def peg_variants(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
     return paths
 
 
+# --------------------------------------------------------- Solvitaire's Spider
+
+
+def _spider_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--singly", default=",".join(SOLVITAIRE_SPIDER), metavar="GAMES",
+                   help=f"Spider games written as layout files that send cards home one at a time, as "
+                        f"Solvitaire 0.10.1 plays them (named NAME-singly), comma separated, or 'none' "
+                        f"(default {','.join(SOLVITAIRE_SPIDER)})")
+
+
+def spider_singly(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
+    """Layout files, in ``out/layouts``, of each game of ``--singly`` with its foundations taking
+    single cards (``takes = "card"``) where the built-in takes whole columns: the game Solvitaire
+    0.10.1 plays for its Spider presets.  Their names are ``NAME-singly``.  Without ``write``,
+    only their paths."""
+    from solver import api
+    from solver.errors import InputError
+    from solver.schema import builtin_dir
+
+    games = [] if args.singly == "none" else [g.strip() for g in args.singly.split(",")]
+    paths = []
+    for game in games:
+        if game not in SOLVITAIRE_SPIDER:
+            raise InputError(f"--singly: expected 'none' or some of {', '.join(SOLVITAIRE_SPIDER)}, got {game!r}")
+        text = (builtin_dir() / f"{game}.toml").read_text(encoding="utf-8")
+        title = api.load_layout(game).title
+        body, n = re.subn(r'(?m)^takes = "column"$', 'takes = "card"', text)
+        if n != 1:  # (the built-in file changed: say so rather than write another game)
+            raise InputError(f"layouts/{game}.toml: expected one line 'takes = \"column\"', found {n}")
+        body = re.sub(r"(?m)^title = .*$", f'title = "{title}, cards home one at a time"', body)
+        path = out / "layouts" / f"{game}-singly.toml"
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"# Written by `python -m benchmarks solvitaire` from {game}.toml: its foundations "
+                            f"take single cards\n# (takes = \"card\"), as Solvitaire 0.10.1 plays the preset.\n"
+                            + body)
+        paths.append(str(path))
+    return paths
+
+
 # ------------------------------------------------------------------- presets
 
 PRESETS = {p.name: p for p in [
@@ -162,13 +207,14 @@ PRESETS = {p.name: p for p in [
     Preset("solvitaire", "Every game Solvitaire plays that has a layout here, against every peer in one run: seeds "
            "1..100 of each (FreeCell, Black Hole and Golf 1..1000), 60 s per deal, the DFS on the compiled core, "
            "Solvitaire, fc-solve and black-hole-solver interleaved deal by deal, each disagreement replayed "
-           "through the referee. Give the peers' paths with --peer-path NAME=PATH where PATH does not find them "
-           "(benchmarks/peers.md says how to build them).",
+           "through the referee; its Spider presets as Solvitaire 0.10.1 plays them, cards going home one at "
+           "a time (NAME-singly, written into the run's folder). Give the peers' paths with --peer-path "
+           "NAME=PATH where PATH does not find them (benchmarks/peers.md says how to build them).",
            SOLVITAIRE, ["--seeds", "1-100", "--seeds", "freecell=1-1000", "--seeds", "black-hole=1-1000",
                         "--seeds", "golf=1-1000", "--engines", "dfs", "--cores", "compiled", "--timeout", "60",
                         "--peers",
                         "--note", "Klondike (draw 3, thoughtful): Blake and Gent publish a winnable share of "
-                                  "81.945% +- 0.084%."]),
+                                  "81.945% +- 0.084%."], extra=(_spider_options, spider_singly)),
     Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 and 11982 at 10 s, the DFS on the "
            "compiled core (the cores preset compares it with the Python one), fc-solve `-l lg` (and the "
            "freecell-solver library, when installed) on the same deals.",

@@ -277,6 +277,23 @@ def test_peg_preset_writes_the_single_vacancy_layouts(tmp_path: Path):
     assert api.make_deal(lay) == api.load_layout("english-33").variant("v", empty=["c1"]).deal_from_seed()
 
 
+def test_solvitaire_preset_writes_its_spider_games_as_solvitaire_plays_them(tmp_path: Path):
+    from benchmarks.presets import PRESETS, SOLVITAIRE_SPIDER, bench_command
+
+    words = bench_command(PRESETS["solvitaire"], ["--seeds", "1-2", "--out", str(tmp_path)])
+    files = [w for w in words if w.endswith(".toml")]
+    assert [Path(f).name for f in files] == [f"{g}-singly.toml" for g in SOLVITAIRE_SPIDER]
+    for f, game in zip(files, SOLVITAIRE_SPIDER, strict=True):
+        lay, built_in = api.load_layout(f), api.load_layout(game)
+        assert (lay.name, built_in.foundations.takes, lay.foundations.takes) == (f"{game}-singly", "column", "card")
+        assert api.make_deal(lay, 7) == api.make_deal(built_in, 7)  # the same deals (Solvitaire's --random N)
+        assert peers.Solvitaire().options(lay) is not None
+    none = bench_command(PRESETS["solvitaire"], ["--singly", "none", "--out", str(tmp_path / "b")])
+    assert not [w for w in none if w.endswith(".toml")] and not (tmp_path / "b").exists()
+    with pytest.raises(InputError, match="--singly: expected"):
+        bench_command(PRESETS["solvitaire"], ["--singly", "klondike", "--out", str(tmp_path / "c")])
+
+
 def test_benchmarks_main_dry_run_and_bad_preset(capsys):
     from benchmarks.__main__ import main as bench_main
 
@@ -578,6 +595,12 @@ def test_solvitaire_plays_what_its_rules_say():
         assert opts is not None and opts[0] == "--custom-rules" and json.loads(opts[1])
     assert s.options(api.load_layout("debutante")) is None
     assert s.options(api.load_layout("eight-off")) is None  # 4 of 8 cells dealt: its deal file cannot say so
+    # whole columns home: Solvitaire 0.10.1 would be told a rule it does not read (cards go home singly)
+    spider = api.load_layout("spider")
+    assert spider.foundations.takes == "column" and s.options(spider) is None
+    singly = api.load_layout("spider", settings=["foundations.takes=card"])
+    opts = s.options(singly)
+    assert opts is not None and "only complete pile moves" not in json.loads(opts[1])["foundations"]
 
 
 def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):

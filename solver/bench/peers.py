@@ -513,6 +513,11 @@ class Solvitaire(Peer):
         cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
         if rules is None or (cells is not None and 0 < cells.deal < cells.count):
             return None  # (its deal file reads every cell as a card: no partly filled cells)
+        if rules.get("foundations", {}).get("only complete pile moves"):
+            # Solvitaire 0.10.1's schema takes this key, but its parser reads the rule under
+            # another ("complete piles", which the schema refuses): it would send the cards home
+            # one at a time, another game (the Spider family; ``foundations.takes = "card"`` is its)
+            return None
         return ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
 
     def locate(self) -> str | None:
