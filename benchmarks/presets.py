@@ -32,12 +32,14 @@ TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
            "klondike", "klondike-draw-1", "canfield"]
 # Every built-in layout Solvitaire plays (its rules and its deal file say the game): its presets
 # (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
+# Not here: the games that deal cards into cells (fore-cell, fore-cell-same-suit, forecell, eight-off,
+# eight-off-any-card-spaces, seahaven-towers): its deal file has no cells.
 SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american-toad", "bakers-dozen", "bakers-game",
               "beleaguered-castle", "black-hole", "british-canister", "canfield",
               "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "canfield-strict",
               "castles-of-spain",
               "chameleon", "delta-star", "duchess",
-              "east-haven", "fan", "flower-garden", "fore-cell", "fore-cell-same-suit", "forecell", "fortunes-favor",
+              "east-haven", "fan", "flower-garden", "fortunes-favor",
               "forty-thieves",
               "free-cell", "free-cell-0-cell", "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell",
               "free-cell-4-pile", "free-cell-5-pile",
@@ -205,13 +207,14 @@ PRESETS = {p.name: p for p in [
            ["--seeds", "1-20", "--seeds", "black-hole=1-200", "--seeds", "golf=1-100", "--engines", "dfs",
             "--cores", "python,compiled", "--max-nodes", "200000", "--timeout", "120", "--perft"]),
     Preset("solvitaire", "Every game Solvitaire plays that has a layout here, against every peer in one run: seeds "
-           "1..100 of each (FreeCell, Black Hole and Golf 1..1000), 60 s per deal, the DFS on the compiled core, "
+           "1..100 of each (FreeCell, Black Hole and Golf 1..1000), 60 s per deal, the DFS on its own core "
+           "(compiled; Python for the accordion and gaps families, which have no compiled core), "
            "Solvitaire, fc-solve and black-hole-solver interleaved deal by deal, each disagreement replayed "
            "through the referee; its Spider presets as Solvitaire 0.10.1 plays them, cards going home one at "
            "a time (NAME-singly, written into the run's folder). Give the peers' paths with --peer-path "
            "NAME=PATH where PATH does not find them (benchmarks/peers.md says how to build them).",
            SOLVITAIRE, ["--seeds", "1-100", "--seeds", "freecell=1-1000", "--seeds", "black-hole=1-1000",
-                        "--seeds", "golf=1-1000", "--engines", "dfs", "--cores", "compiled", "--timeout", "60",
+                        "--seeds", "golf=1-1000", "--engines", "dfs", "--timeout", "60",
                         "--peers",
                         "--note", "Klondike (draw 3, thoughtful): Blake and Gent publish a winnable share of "
                                   "81.945% +- 0.084%."], extra=(_spider_options, spider_singly)),

@@ -277,6 +277,14 @@ def test_peg_preset_writes_the_single_vacancy_layouts(tmp_path: Path):
     assert api.make_deal(lay) == api.load_layout("english-33").variant("v", empty=["c1"]).deal_from_seed()
 
 
+def test_solvitaire_preset_runs_only_layouts_solvitaire_is_given():
+    """Every layout of the preset goes to Solvitaire (a layout it cannot be given would be ours alone)."""
+    from benchmarks.presets import SOLVITAIRE
+
+    s = peers.Solvitaire()
+    assert [n for n in SOLVITAIRE if s.options(api.load_layout(n)) is None] == []
+
+
 def test_solvitaire_preset_writes_its_spider_games_as_solvitaire_plays_them(tmp_path: Path):
     from benchmarks.presets import PRESETS, SOLVITAIRE_SPIDER, bench_command
 
@@ -594,7 +602,8 @@ def test_solvitaire_plays_what_its_rules_say():
         opts = s.options(api.load_layout(name))
         assert opts is not None and opts[0] == "--custom-rules" and json.loads(opts[1])
     assert s.options(api.load_layout("debutante")) is None
-    assert s.options(api.load_layout("eight-off")) is None  # 4 of 8 cells dealt: its deal file cannot say so
+    for name in ("eight-off", "fore-cell", "forecell"):  # cells dealt: its deal file has none (its schema)
+        assert api.load_layout(name).cells.deal and s.options(api.load_layout(name)) is None
     # whole columns home: Solvitaire 0.10.1 would be told a rule it does not read (cards go home singly)
     spider = api.load_layout("spider")
     assert spider.foundations.takes == "column" and s.options(spider) is None

@@ -511,8 +511,8 @@ class Solvitaire(Peer):
     def options(self, layout: Any) -> list[str] | None:
         rules = family_of(layout).solvitaire_rules(layout)
         cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
-        if rules is None or (cells is not None and 0 < cells.deal < cells.count):
-            return None  # (its deal file reads every cell as a card: no partly filled cells)
+        if rules is None or (cells is not None and cells.deal):
+            return None  # (its deal file has no cells: its schema refuses the key its reader would read)
         if rules.get("foundations", {}).get("only complete pile moves"):
             # Solvitaire 0.10.1's schema takes this key, but its parser reads the rule under
             # another ("complete piles", which the schema refuses): it would send the cards home
