@@ -24,6 +24,7 @@ from typing import Any
 from solver.bench.plan import Target
 from solver.cli import _Parser
 from solver.commands.bench import add_arguments, command_line
+from solver.errors import InputError
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEBUTANTE_FAMILY = ["debutante", "debutante-unlimited", "debutante-fifo", "colorado", "grandfather", "double-line",
@@ -32,14 +33,15 @@ TABLEAU = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"
            "klondike", "klondike-draw-1", "canfield"]
 # Every built-in layout Solvitaire plays (its rules and its deal file say the game): its presets
 # (layouts from solver/solvitaire.py, seeds = Solvitaire's --random N) and our games it shares.
-# Not here: the games that deal cards into cells (fore-cell, fore-cell-same-suit, forecell, eight-off,
-# eight-off-any-card-spaces, seahaven-towers): its deal file has no cells.
+# A game dealing cards into cells goes to it as its own seed (its deal file has no cells): not our
+# forecell (PySolFC's numbering); eight-off and seahaven-towers as SOLVITAIRE_WRITTEN says.
 SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american-toad", "bakers-dozen", "bakers-game",
               "beleaguered-castle", "black-hole", "british-canister", "canfield",
               "canfield-auto-reserve-then-waste", "canfield-partial-piles-restricted", "canfield-strict",
               "castles-of-spain",
               "chameleon", "delta-star", "duchess",
-              "east-haven", "fan", "flower-garden", "fortunes-favor",
+              "east-haven", "eight-off-any-card-spaces", "fan", "flower-garden", "fore-cell", "fore-cell-same-suit",
+              "fortunes-favor",
               "forty-thieves",
               "free-cell", "free-cell-0-cell", "free-cell-1-cell", "free-cell-2-cell", "free-cell-3-cell",
               "free-cell-4-pile", "free-cell-5-pile",
@@ -51,11 +53,14 @@ SOLVITAIRE = ["accordion", "alina", "alpha-star", "american-canister", "american
               "northwest-territory-partial-piles-restricted", "one-cell", "raglan", "rank-and-file",
               "scotch-patience", "siegecraft", "somerset", "spanish-patience", "streets", "streets-and-alleys",
               "stronghold", "thirty", "thirtysix", "trigon", "two-cell", "ultra-klondike-2-deck", "worm-hole"]
-# Solvitaire's Spider presets: their files take a suit home only as a whole column, a rule
-# Solvitaire 0.10.1 cannot be told (its parser reads another key than its schema allows), so
-# its binary sends their cards home one at a time; the preset compares that game, written as
-# layout files (``foundations.takes = "card"``), named NAME-singly.
-SOLVITAIRE_SPIDER = ["mrs-mop", "simple-simon", "spider", "spiderette", "will-o-the-wisp"]
+# Solvitaire's presets it cannot be given as built in, written as layout files into the run's
+# folder: its Spider games as its 0.10.1 binary plays them, cards home one at a time (their files
+# say whole columns, a rule it cannot be told: its parser reads another key than its schema
+# allows), named NAME-singly; Eight Off and Seahaven Towers on its own deals (ours number
+# PySolFC's; it is given a deal with cards in cells only as its own seed), NAME-solvitaire-deals.
+SOLVITAIRE_WRITTEN = {"mrs-mop": "singly", "simple-simon": "singly", "spider": "singly", "spiderette": "singly",
+                      "will-o-the-wisp": "singly", "eight-off": "solvitaire-deals",
+                      "seahaven-towers": "solvitaire-deals"}
 PEG_CENTRE = ["english-33", "english-33-any-end", "french-37", "french-37-any-end"]
 PEG_BOARDS = ["english-33", "french-37"]
 PEG_GOALS = ["vacated", "anywhere"]
@@ -120,42 +125,56 @@ def peg_variants(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
     return paths
 
 
-# --------------------------------------------------------- Solvitaire's Spider
+# ------------------------------------------------------ Solvitaire's written
 
 
-def _spider_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--singly", default=",".join(SOLVITAIRE_SPIDER), metavar="GAMES",
-                   help=f"Spider games written as layout files that send cards home one at a time, as "
-                        f"Solvitaire 0.10.1 plays them (named NAME-singly), comma separated, or 'none' "
-                        f"(default {','.join(SOLVITAIRE_SPIDER)})")
+def _written_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--written", default=",".join(SOLVITAIRE_WRITTEN), metavar="GAMES",
+                   help="Solvitaire's presets written as layout files into the run's folder (the Spider games "
+                        "with cards home one at a time, as Solvitaire 0.10.1 plays them: NAME-singly; Eight Off "
+                        "and Seahaven Towers on Solvitaire's seeds: NAME-solvitaire-deals), comma separated, "
+                        f"or 'none' (default {','.join(SOLVITAIRE_WRITTEN)})")
 
 
-def spider_singly(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
-    """Layout files, in ``out/layouts``, of each game of ``--singly`` with its foundations taking
-    single cards (``takes = "card"``) where the built-in takes whole columns: the game Solvitaire
-    0.10.1 plays for its Spider presets.  Their names are ``NAME-singly``.  Without ``write``,
-    only their paths."""
+def _one_line(text: str, pattern: str, new: str, where: str) -> str:
+    """``text`` with the one line matching ``pattern`` replaced by ``new`` (else an ``InputError``:
+    the built-in file changed, say so rather than write another game)."""
+    body, n = re.subn(pattern, new, text, flags=re.M)
+    if n != 1:
+        raise InputError(f"{where}: expected one line matching {pattern!r}, found {n}")
+    return body
+
+
+def solvitaire_written(args: argparse.Namespace, out: Path, write: bool) -> list[str]:
+    """Layout files, in ``out/layouts``, of each game of ``--written``: a Spider game with its
+    foundations taking single cards (``takes = "card"``) where the built-in takes whole columns,
+    the game Solvitaire 0.10.1 plays for the preset (``NAME-singly``); Eight Off or Seahaven
+    Towers dealt by Solvitaire's seeds (``generator = "solvitaire"``, the cells dealt first)
+    where the built-in numbers PySolFC's (``NAME-solvitaire-deals``).  Without ``write``, only
+    their paths."""
     from solver import api
-    from solver.errors import InputError
     from solver.schema import builtin_dir
 
-    games = [] if args.singly == "none" else [g.strip() for g in args.singly.split(",")]
+    games = [] if args.written == "none" else [g.strip() for g in args.written.split(",")]
     paths = []
     for game in games:
-        if game not in SOLVITAIRE_SPIDER:
-            raise InputError(f"--singly: expected 'none' or some of {', '.join(SOLVITAIRE_SPIDER)}, got {game!r}")
+        if game not in SOLVITAIRE_WRITTEN:
+            raise InputError(f"--written: expected 'none' or some of {', '.join(SOLVITAIRE_WRITTEN)}, got {game!r}")
+        kind, where = SOLVITAIRE_WRITTEN[game], f"layouts/{game}.toml"
         text = (builtin_dir() / f"{game}.toml").read_text(encoding="utf-8")
-        title = api.load_layout(game).title
-        body, n = re.subn(r'(?m)^takes = "column"$', 'takes = "card"', text)
-        if n != 1:  # (the built-in file changed: say so rather than write another game)
-            raise InputError(f"layouts/{game}.toml: expected one line 'takes = \"column\"', found {n}")
-        body = re.sub(r"(?m)^title = .*$", f'title = "{title}, cards home one at a time"', body)
-        path = out / "layouts" / f"{game}-singly.toml"
+        if kind == "singly":
+            body = _one_line(text, r'^takes = "column"$', 'takes = "card"', where)
+            title, why = "cards home one at a time", 'its foundations take single cards (takes = "card")'
+        else:
+            head = text[:text.index("[deal]")]  # (the last section of the file)
+            body = head + '[deal]\ngenerator = "solvitaire"\norder = ["cells", "tableau"]\n'
+            title, why = "Solvitaire's deals", "its seeds are Solvitaire's --random N (generator solvitaire)"
+        body = _one_line(body, r"^title = .*$", f'title = "{api.load_layout(game).title}, {title}"', where)
+        path = out / "layouts" / f"{game}-{kind}.toml"
         if write:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(f"# Written by `python -m benchmarks solvitaire` from {game}.toml: its foundations "
-                            f"take single cards\n# (takes = \"card\"), as Solvitaire 0.10.1 plays the preset.\n"
-                            + body)
+            path.write_text(f"# Written by `python -m benchmarks solvitaire` from {game}.toml: {why},\n"
+                            f"# as Solvitaire 0.10.1 plays its preset.\n" + body)
         paths.append(str(path))
     return paths
 
@@ -211,13 +230,14 @@ PRESETS = {p.name: p for p in [
            "(compiled; Python for the accordion and gaps families, which have no compiled core), "
            "Solvitaire, fc-solve and black-hole-solver interleaved deal by deal, each disagreement replayed "
            "through the referee; its Spider presets as Solvitaire 0.10.1 plays them, cards going home one at "
-           "a time (NAME-singly, written into the run's folder). Give the peers' paths with --peer-path "
+           "a time (NAME-singly), and Eight Off and Seahaven Towers on its seeds (NAME-solvitaire-deals), "
+           "layout files written into the run's folder. Give the peers' paths with --peer-path "
            "NAME=PATH where PATH does not find them (benchmarks/peers.md says how to build them).",
            SOLVITAIRE, ["--seeds", "1-100", "--seeds", "freecell=1-1000", "--seeds", "black-hole=1-1000",
                         "--seeds", "golf=1-1000", "--engines", "dfs", "--timeout", "60",
                         "--peers",
                         "--note", "Klondike (draw 3, thoughtful): Blake and Gent publish a winnable share of "
-                                  "81.945% +- 0.084%."], extra=(_spider_options, spider_singly)),
+                                  "81.945% +- 0.084%."], extra=(_written_options, solvitaire_written)),
     Preset("freecell", "FreeCell against fc-solve: Microsoft deals 1..1000 and 11982 at 10 s, the DFS on the "
            "compiled core (the cores preset compares it with the Python one), fc-solve `-l lg` (and the "
            "freecell-solver library, when installed) on the same deals.",

@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
-from solver import api
+from solver import api, shuffles
 from solver.bench import Config, Target, machine, peers, perft, plots, report, session, store, summary
 from solver.bench.plan import ranges, seed_plan, seeds_of
 from solver.cli import main
 from solver.engines.dfs import run_dfs
 from solver.errors import InputError, UnsupportedError
 from solver.families import family_of
+from solver.layout import rule_values
 from solver.limits import Limits
 from solver.shuffles import from_seed
 
@@ -285,21 +286,27 @@ def test_solvitaire_preset_runs_only_layouts_solvitaire_is_given():
     assert [n for n in SOLVITAIRE if s.options(api.load_layout(n)) is None] == []
 
 
-def test_solvitaire_preset_writes_its_spider_games_as_solvitaire_plays_them(tmp_path: Path):
-    from benchmarks.presets import PRESETS, SOLVITAIRE_SPIDER, bench_command
+def test_solvitaire_preset_writes_the_presets_solvitaire_plays_otherwise(tmp_path: Path):
+    from benchmarks.presets import PRESETS, SOLVITAIRE_WRITTEN, bench_command
 
     words = bench_command(PRESETS["solvitaire"], ["--seeds", "1-2", "--out", str(tmp_path)])
     files = [w for w in words if w.endswith(".toml")]
-    assert [Path(f).name for f in files] == [f"{g}-singly.toml" for g in SOLVITAIRE_SPIDER]
-    for f, game in zip(files, SOLVITAIRE_SPIDER, strict=True):
+    assert [Path(f).name for f in files] == [f"{g}-{kind}.toml" for g, kind in SOLVITAIRE_WRITTEN.items()]
+    s = peers.Solvitaire()
+    for f, (game, kind) in zip(files, SOLVITAIRE_WRITTEN.items(), strict=True):
         lay, built_in = api.load_layout(f), api.load_layout(game)
-        assert (lay.name, built_in.foundations.takes, lay.foundations.takes) == (f"{game}-singly", "column", "card")
-        assert api.make_deal(lay, 7) == api.make_deal(built_in, 7)  # the same deals (Solvitaire's --random N)
-        assert peers.Solvitaire().options(lay) is not None
-    none = bench_command(PRESETS["solvitaire"], ["--singly", "none", "--out", str(tmp_path / "b")])
+        assert lay.name == f"{game}-{kind}" and s.options(built_in) is None and s.options(lay) is not None
+        if kind == "singly":  # the same deals, cards home one at a time
+            assert (built_in.foundations.takes, lay.foundations.takes) == ("column", "card")
+            assert api.make_deal(lay, 7) == api.make_deal(built_in, 7)
+        else:  # the same game on Solvitaire's deals: given to it as its seed
+            assert rule_values(lay) == rule_values(built_in)
+            assert api.make_deal(lay, 7) == shuffles.solvitaire_deal(lay, 7) != api.make_deal(built_in, 7)
+            assert s.options(lay)[2:] == [peers.SEED]
+    none = bench_command(PRESETS["solvitaire"], ["--written", "none", "--out", str(tmp_path / "b")])
     assert not [w for w in none if w.endswith(".toml")] and not (tmp_path / "b").exists()
-    with pytest.raises(InputError, match="--singly: expected"):
-        bench_command(PRESETS["solvitaire"], ["--singly", "klondike", "--out", str(tmp_path / "c")])
+    with pytest.raises(InputError, match="--written: expected"):
+        bench_command(PRESETS["solvitaire"], ["--written", "klondike", "--out", str(tmp_path / "c")])
 
 
 def test_benchmarks_main_dry_run_and_bad_preset(capsys):
@@ -602,8 +609,15 @@ def test_solvitaire_plays_what_its_rules_say():
         opts = s.options(api.load_layout(name))
         assert opts is not None and opts[0] == "--custom-rules" and json.loads(opts[1])
     assert s.options(api.load_layout("debutante")) is None
-    for name in ("eight-off", "fore-cell", "forecell"):  # cells dealt: its deal file has none (its schema)
+    # cells dealt: its deal file has none (its schema), so it deals the seed itself where ours is its own
+    for name in ("eight-off", "forecell", "seahaven-towers"):  # PySolFC's numbering
         assert api.load_layout(name).cells.deal and s.options(api.load_layout(name)) is None
+    fore = api.load_layout("fore-cell")
+    opts = s.options(fore)
+    assert fore.cells.deal and opts is not None and opts[2:] == [peers.SEED]
+    assert json.loads(s.board(fore, api.make_deal(fore, 4), 4)) == {peers.SEED: 4}
+    with pytest.raises(UnsupportedError, match="only as its own seed"):
+        s.board(fore, api.make_deal(fore, 4), 5)
     # whole columns home: Solvitaire 0.10.1 would be told a rule it does not read (cards go home singly)
     spider = api.load_layout("spider")
     assert spider.foundations.takes == "column" and s.options(spider) is None
@@ -634,6 +648,26 @@ def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
     assert ran == [(runner, seed) for seed in (1, 2, 3) for runner in ("dfs", "solvitaire")]  # interleaved
 
 
+def test_solvitaire_deals_its_own_seed_where_cells_are_dealt(tmp_path):
+    """fore-cell (cards dealt into cells, which its deal file cannot hold): the stand-in is given
+    the rules file and ``--random SEED`` in place of a deal file, the seed of each deal."""
+    fake = tmp_path / "solvitaire-stand-in"
+    fake.write_text("#!/bin/sh\n"
+                    'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
+                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --classify ] && [ "$4" = --timeout ] '
+                    '&& [ "$5" = 5000 ] && [ "$6" = --random ] && [ "$#" = 7 ] || exit 9\n'
+                    f'echo "$7" >> "{tmp_path / "seeds.txt"}"\n'
+                    f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
+    fake.chmod(0o755)
+    targets = [Target("fore-cell")]
+    config = Config(targets=targets, seeds=seed_plan(["2-3"], targets), engines=["dfs"], peers=True,
+                    limits=Limits(timeout=5.0), peer_paths={"solvitaire": str(fake)}, command="test")
+    out = session.run(config, tmp_path / "run", progress=False, plots=False)
+    g = {x["runner"]: x for x in out.report["groups"]}["solvitaire"]
+    assert (g["deals"], g["lost"], g["errors"]) == (2, 2, 0)
+    assert (tmp_path / "seeds.txt").read_text().split() == ["2", "3"]
+
+
 def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
     targets = [Target("freecell")]
     for paths, message in (({"nobody": "/bin/sh"}, "expected a peer named"),
@@ -646,7 +680,7 @@ def test_peer_path_must_name_a_peer_and_a_program(tmp_path):
 def test_solvitaires_printed_solution_replays_through_our_referee():
     """The positions Solvitaire printed for its win of its own '-test-free-cell' deal 2 (its
     random 2, our solvitaire generator's seed 2), read as moves, replay to a win."""
-    from solver import shuffles, solvitaire
+    from solver import solvitaire
     from solver.bench.disagree import replay_steps
 
     rules = {"tableau piles": {"count": 4, "build policy": "red-black"}, "cells": {"count": 1}, "max rank": 4}

@@ -91,7 +91,7 @@ def check(label: str, name: str, max_rank: int | None, seed: int | None, ours: d
         return out
     layout = load(name, max_rank)
     deal = api.make_deal(layout, seed)
-    steps = PEERS[peer].solution(where, PEERS[peer].board(layout, deal), options, limits)
+    steps = PEERS[peer].solution(where, PEERS[peer].board(layout, deal, seed), options, limits)
     if steps is None:
         out["referee"] = f"{peer} gives no solution we can read: not replayed"
         return out

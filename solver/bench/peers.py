@@ -53,7 +53,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
-from .. import moves
+from .. import moves, shuffles
+from ..errors import UnsupportedError
 from ..families import family_of
 from ..layout import DEFAULT_SUITS
 from ..limits import Limits
@@ -108,8 +109,9 @@ class Peer(ABC):
         or None when it gives none we can read (used only to replay a disagreement)."""
         return None
 
-    def board(self, layout: Any, deal: Any) -> str:
-        """The deal as the peer reads it (by default fc-solve's board format)."""
+    def board(self, layout: Any, deal: Any, seed: int | None = None) -> str:
+        """The deal (numbered ``seed``, when it is a seed's) as the peer reads it (by default
+        fc-solve's board format)."""
         return family_of(layout).deal_to_board(layout, deal)
 
 
@@ -382,6 +384,7 @@ _SOLVITAIRE_VERDICTS = {"solved": "won", "unsolvable": "lost", "timed-out": "unk
                         "memory-limit-reached": "unknown"}
 _STATE_END = "==================================="
 TIMEOUT_GRACE = 5.0  # seconds a peer with its own clock gets past the limit before it is killed
+SEED = "--random"  # (in Solvitaire's options: it deals the seed itself, ``Solvitaire.options``)
 SOLUTION_LIMIT = 64 << 20  # bytes of Solvitaire's printed solution read back to replay a disagreement
 
 
@@ -510,15 +513,44 @@ class Solvitaire(Peer):
 
     def options(self, layout: Any) -> list[str] | None:
         rules = family_of(layout).solvitaire_rules(layout)
-        cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
-        if rules is None or (cells is not None and cells.deal):
-            return None  # (its deal file has no cells: its schema refuses the key its reader would read)
+        if rules is None:
+            return None
         if rules.get("foundations", {}).get("only complete pile moves"):
             # Solvitaire 0.10.1's schema takes this key, but its parser reads the rule under
             # another ("complete piles", which the schema refuses): it would send the cards home
             # one at a time, another game (the Spider family; ``foundations.takes = "card"`` is its)
             return None
-        return ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
+        options = ["--custom-rules", json.dumps(rules, separators=(",", ":"))]
+        cells = getattr(layout, "cells", None)  # (Accordion and Gaps have none)
+        if cells is not None and cells.deal:
+            # Its deal file has no cells (its schema refuses the key its reader would read), so it
+            # deals the seed itself (--random N): only where our seed N is its deal of these rules.
+            if shuffles.generator(layout) != "solvitaire" or layout.deal.reverse:
+                return None  # (another numbering; or a diagonal deal, which the rules file does not say)
+            options.append(SEED)
+        return options
+
+    def board(self, layout: Any, deal: Any, seed: int | None = None) -> str:
+        cells = getattr(layout, "cells", None)
+        if cells is not None and cells.deal:  # (``options`` gave SEED: it deals the seed itself)
+            if seed is None or deal != shuffles.from_seed(layout, seed):
+                raise UnsupportedError(f"layout {layout.name!r}: Solvitaire is given a deal with cards in cells "
+                                       f"only as its own seed")
+            return json.dumps({SEED: seed})
+        return json.dumps(family_of(layout).solvitaire_deal(layout, deal))
+
+    @staticmethod
+    def _command(where: str, tmp: str, board: str, options: list[str],
+                 more: tuple[str, ...] = ()) -> list[str]:
+        """Its command line: the rules file, ``more`` options, and the deal file or the seed
+        (SEED in ``options``), the rules and the deal written into ``tmp``."""
+        rules = options[options.index("--custom-rules") + 1]
+        (Path(tmp) / "rules.json").write_text(rules)
+        cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), *more]
+        if SEED in options:
+            return [*cmd, SEED, str(json.loads(board)[SEED])]
+        (Path(tmp) / "deal.json").write_text(board)
+        return [*cmd, str(Path(tmp) / "deal.json")]
 
     def locate(self) -> str | None:
         return shutil.which("solvitaire")
@@ -526,32 +558,24 @@ class Solvitaire(Peer):
     def version(self, where: str) -> str | None:
         return program_version(where)
 
-    def board(self, layout: Any, deal: Any) -> str:
-        return json.dumps(family_of(layout).solvitaire_deal(layout, deal))
-
     def solve(self, where: str, board: str, options: list[str], limits: Limits) -> dict[str, Any]:
-        rules = options[options.index("--custom-rules") + 1]
-        extra = [o for i, o in enumerate(options) if o != "--custom-rules" and options[i - 1:i] != ["--custom-rules"]]
+        extra = [o for i, o in enumerate(options)
+                 if o not in ("--custom-rules", SEED) and options[i - 1:i] != ["--custom-rules"]]
         with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
-            (Path(tmp) / "rules.json").write_text(rules)
-            (Path(tmp) / "deal.json").write_text(board)
             # --classify: one line (its solution, printed position by position, can run to gigabytes:
             # FreeCell deal 1 as a path of 2.5 million moves)
-            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), "--classify", *extra]
+            more = ["--classify", *extra]
             if limits.timeout is not None:
-                cmd += ["--timeout", str(max(1, round(limits.timeout * 1000)))]
-            cmd.append(str(Path(tmp) / "deal.json"))
+                more += ["--timeout", str(max(1, round(limits.timeout * 1000)))]
+            cmd = self._command(where, tmp, board, options, tuple(more))
             done, seconds, cpu = run_process(cmd, None if limits.timeout is None else limits.timeout + TIMEOUT_GRACE)
         parsed = None if done is None else parse_solvitaire(done.stdout)
         reason = "timeout" if parsed is None or parsed["kind"] == "timed-out" else "memory"
         return process_row(done, parsed, seconds, cpu, reason)
 
     def solution(self, where: str, board: str, options: list[str], limits: Limits) -> list[Any] | None:
-        rules = options[options.index("--custom-rules") + 1]
         with tempfile.TemporaryDirectory(prefix="patience-peer-") as tmp:
-            (Path(tmp) / "rules.json").write_text(rules)
-            (Path(tmp) / "deal.json").write_text(board)
-            cmd = [where, "--custom-rules", str(Path(tmp) / "rules.json"), str(Path(tmp) / "deal.json")]
+            cmd = self._command(where, tmp, board, options)
             with open(Path(tmp) / "out.txt", "w") as out:
                 try:
                     done = subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, timeout=limits.timeout,

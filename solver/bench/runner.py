@@ -67,7 +67,7 @@ def peer_deal(name: str, max_rank: int | None, seed: int | None, peer: str, wher
     from .peers import PEERS
 
     layout = load(name, max_rank)
-    board = PEERS[peer].board(layout, api.make_deal(layout, seed))
+    board = PEERS[peer].board(layout, api.make_deal(layout, seed), seed)
     row = PEERS[peer].solve(where, board, options, limits)
     return {"seed": seed, **row, "seconds": round(row["seconds"], 6), "cpu_s": round(row["cpu_s"], 6)}
 
