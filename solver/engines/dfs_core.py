@@ -13,7 +13,11 @@ over a position in one of two ways, chosen by ``core``:
 
 The loop, the frames, the restarts, the limits, the learning and the counts are the same code
 for both; only the few steps that touch a move, a key or a table (``_won``, ``_find_key``,
-``_stored``, ``_store``, ``_on_line``, ``_open``, ...) say ``if self.core``.
+``_stored``, ``_store``, ``_on_line``, ``_open``, ...) say ``if cython.compiled and self.core``
+(``cython.compiled`` first: interpreted, and for mypy, the branch is never taken).  ``Search`` is
+final and its steps ``inline``, so that compiled they are direct calls the C compiler folds into
+the loop (measured: ``docs/compiled-core.md``, "The DFS").  Under ``PATIENCE_CORE=python``, or
+where nothing is compiled, the module runs interpreted: the first way only.
 
 A frame is a row of ``FW`` words in ``frames``: where its moves begin (``AT``), how many
 (``COUNT``), the next to try (``NEXT``), the pushes that lead to it (the move and the forced
