@@ -34,7 +34,7 @@ if not compiled_available():
                     pytrace=False)
     pytest.skip(f"the compiled core is not built ({unavailable_reason()})", allow_module_level=True)
 
-from solver.engines import _dfs  # noqa: E402
+from solver.engines import _dfs, dfs_core  # noqa: E402
 
 HoleCore = hole.HolePosition  # compiled
 HolePosition = interpreted("solver.families.core", "solver.families.hole.position")[
@@ -47,6 +47,13 @@ SHAKY = Restarts(base=3, noise=0.6, seed=7)  # many restarts: the shared table a
 def both(lay: Any, deal: Any) -> tuple[Any, Any]:
     """The position of ``deal``, interpreted and compiled."""
     return HolePosition(lay, deal), HoleCore(lay, deal)
+
+
+def search(core: Any, max_nodes: int | None, restarts: tuple[int, float] | None, rng: random.Random,
+           progress: Any = None, progress_every: float = 0.5) -> tuple[Any, ...]:
+    """The compiled loop over ``core``'s C methods, as ``compiled_dfs`` runs it, returning its tuple."""
+    return dfs_core.Search(core, True, _dfs.KeyTable(-1), _dfs.KeyTable(-1), True, True, rng).run(
+        max_nodes, None, restarts, progress, progress_every)
 
 
 def test_the_two_are_the_interpreted_and_the_compiled_module():
@@ -107,6 +114,25 @@ def test_node_for_node(name, restarts, max_entries):
     assert len(seen & {"won", "lost", "unknown"}) >= 2  # not one kind of search only
     if max_entries is not None:
         assert "evicted" in seen
+
+
+def test_the_loop_interpreted_agrees_with_the_loop_compiled():
+    """``dfs_core`` written once: run interpreted (as under ``PATIENCE_CORE=python``) over the
+    interpreted position's Python methods, and compiled over the compiled position's C methods,
+    it searches alike, restarts and a small table included (the rng left in the same state)."""
+    loop = interpreted("solver.engines.dfs_core")["solver.engines.dfs_core"]
+    assert not loop.COMPILED and dfs_core.COMPILED
+    for name, seed in (("golf", 5), ("black-hole", 4), ("worm-hole", 3)):
+        lay = api.load_layout(name)
+        for restarts, entries in ((None, None), ((3, 0.6), None), ((3, 0.6), 200)):
+            ref, core = both(lay, api.make_deal(lay, seed))
+            rng_a, rng_b = random.Random(7), random.Random(7)
+            want = loop.Search(ref, False, pydfs._Table(entries), pydfs._Table(entries), True, True, rng_a).run(
+                4000, None, restarts, None, 0.5)
+            got = dfs_core.Search(core, True, _dfs.KeyTable(-1 if entries is None else entries), _dfs.KeyTable(-1),
+                                  True, True, rng_b).run(4000, None, restarts, None, 0.5)
+            assert got[:4] + got[5:7] + got[8:] == want[:4] + want[5:7] + want[8:], (name, restarts, entries)
+            assert rng_a.getstate() == rng_b.getstate()
 
 
 def test_cythons_own_shadow_runs_the_source_alike():
@@ -172,11 +198,16 @@ def test_a_signal_interrupts_the_search_and_the_position_is_restored():
     deal = api.make_deal(lay, 31)  # lost after 389093 nodes
     core = HoleCore(lay, deal)
     seen: list[dict[str, Any]] = []
+
+    def report(stats: dict[str, Any]) -> None:
+        seen.append(stats)
+        if len(seen) == 1:  # the search runs: the signal comes 2 ms later (not before it began, under load)
+            signal.setitimer(signal.ITIMER_REAL, 0.002)
+
     old = signal.signal(signal.SIGALRM, stop)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 0.002)
         with pytest.raises(Stop):
-            _dfs.search(core, None, None, None, True, True, None, random.Random(0), seen.append, 0.0)
+            search(core, None, None, random.Random(0), report, 0.0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
@@ -219,7 +250,12 @@ def test_key_table_is_exact(keys, bound, hash_mask):
 
 
 def test_luby_matches():
-    assert [_dfs.luby(i) for i in range(1, 3000)] == [pydfs.luby(i) for i in range(1, 3000)]
+    """The compiled ``luby`` against the sequence's definition: 1 at the start of each block, and a
+    block of 2**k - 1 terms repeating the terms before it, then 2**(k-1)."""
+    want: list[int] = []
+    while len(want) < 3000:
+        want = want + want + [2 * want[-1] if want else 1]
+    assert dfs_core.COMPILED and [dfs_core.luby(i) for i in range(1, 3000)] == want[:2999]
 
 
 def test_noise_draws_match_random_random():
@@ -235,7 +271,7 @@ def test_noise_draws_match_random_random():
         outs, states = [], []
         for rng in (random.Random(7), Called(7)):
             core = HoleCore(lay, api.make_deal(lay, seed))
-            out = _dfs.search(core, 3000, None, None, True, True, (3, 0.6), rng, None)
+            out = search(core, 3000, (3, 0.6), rng)
             outs.append(out[:4])
             states.append(rng.getstate())
         assert outs[0] == outs[1] and states[0] == states[1] != random.Random(7).getstate()
@@ -244,7 +280,7 @@ def test_noise_draws_match_random_random():
 def test_bytes_per_entry_is_what_the_limit_assumes():
     lay = api.load_layout("golf")
     core = HoleCore(lay, api.make_deal(lay, 31))
-    out = _dfs.search(core, 50000, None, None, True, True, None, random.Random(0), None)
+    out = search(core, 50000, None, random.Random(0))
     entries, held = out[5], out[7]
     assert entries > 20000
     # what the table holds (arena and index, as allocated) is what max_memory is divided by, within 25%

@@ -192,9 +192,10 @@ def test_the_pictures_import_no_engine():
 
 
 def test_the_checker_reads_cython_files():
-    """Cimports count: of a ``.pyx`` and of a pure-Python-mode module."""
+    """Cimports count: of a ``.pxd`` and of a pure-Python-mode module."""
     g = import_graph()
-    assert g.has_edge("solver.engines._dfs", "solver.families.core")  # _dfs.pyx: from solver.families.core cimport
+    assert g.has_edge("solver.families.tableau.position", "solver.families.tableau.state")  # position.pxd's cimport
+    assert g.has_edge("solver.engines.dfs_core", "solver.engines._dfs")  # cython.cimports of the .pyx kernel
     assert g.has_edge("solver.families.chance.casino", "solver.families.game_core")  # cython.cimports
     assert g.has_edge("solver.engines.minimax_core", "solver.families.game_core")
     assert g.has_edge("solver.families.hole.position", "solver.families.core")  # cython.cimports

@@ -1,8 +1,8 @@
 """Which search core runs: the compiled one (Cython) or the pure-Python reference.
 
 The compiled core is two kinds of extension module, built by ``pip install .``
-when a C compiler is there (``setup.py``): the compiled DFS
-(``solver.engines._dfs``) and each family's compiled position, over
+when a C compiler is there (``setup.py``): the compiled DFS (its loop ``solver.engines.dfs_core``,
+one source, and its table's kernel ``solver.engines._dfs``) and each family's compiled position, over
 ``solver.families.core``: one source compiled (``solver/families/hole/position.py``,
 ``solver/families/tableau/position.py``, ``solver/families/reserve/position.py``).
 Without them everything runs in pure Python, the same search node for node, only slower.
@@ -30,11 +30,13 @@ CHOICES = ("auto", *CORES)  # the ``core`` option
 
 @cache
 def unavailable_reason() -> str | None:
-    """None when the compiled DFS and the compiled positions' base import; else why not."""
+    """None when the compiled DFS (its table's kernel and its loop) imports; else why not."""
     try:
         importlib.import_module("solver.engines._dfs")
     except ImportError as e:
         return f"no compiled extension: {e}"
+    if not importlib.import_module("solver.engines.dfs_core").COMPILED:
+        return "the DFS loop (solver/engines/dfs_core.py) is not compiled"
     return None
 
 

@@ -35,7 +35,7 @@ only what that claim rests on, and its proof says why positions with equal learn
 keys share the claim: so every position whose learned key of a kind at ``L`` was
 learned is cut at once, lost with that horizon (and, from a claim of kind 0, the
 same horizon of kind 1).  A position probes only the horizons learned at its own
-``clock()`` (the first ``PROBES`` of each kind).
+``clock()`` (the first ``dfs_core.PROBES`` of each kind).
 
 Learning costs: probing writes up to ``2 * PROBES`` learned keys at every position,
 and the claims of kind 1 need decisions taken in a fixed order, which finds wins
@@ -51,40 +51,37 @@ leaves the second search time to learn), a node limit at most half its nodes.  S
 longer limit searches everything a shorter one did: its first search goes on past the
 shorter's, and its second, a fresh search the same node for node, has more time.
 
-The compiled core (issue #15): ``compiled_dfs`` runs the same search, node for
-node, in C (``_dfs.pyx``) over a family's compiled position; ``run_dfs`` picks
-it where it is available (``solver.engines.core``, the ``core`` option).
+The loop is written once, in ``dfs_core`` (one source: compiled where it is built, interpreted
+otherwise): ``dfs`` runs it over the position's Python methods (any ``Position``), and
+``compiled_dfs``, the compiled core (issue #15), over a compiled position's C methods with the
+table in C (``_dfs.pyx``), the same search node for node; ``run_dfs`` picks the compiled core
+where it is available (``solver.engines.core``, the ``core`` option).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from ..families import AnyLayout, family_of
-from ..families.base import LearningPosition, Position, slack, solution_json
+from ..families.base import Position, slack, solution_json
 from ..limits import Limits
 from ..result import BOUND, LEARNED, SEARCH, EngineRun, Verdict, bound_name
 from .core import start_position
+from .dfs_core import Search, luby  # noqa: F401 (luby: the restarts' budgets, for the tests)
 
 # Seconds between two calls of a ``progress`` callback (about: the clock is read every 1024 nodes).
 PROGRESS_EVERY = 0.5
 # ``progress(stats)``: a live report of a running search (see ``dfs``).
 Progress = Callable[[dict[str, float | int]], None]
 
-# Horizons probed per clock (``dfs``, "Learning").
-PROBES = 16
 # Nodes ``run_dfs`` searches without learning before it searches again with it ("Learning"):
 # about 45 s here, so that every deal the engine decided in 60 s before learning existed still is.
 PLAIN_NODES = 24_000_000
 # ... and at most this many per second of a time limit (``run_dfs``): 4 million at 10 s.
 PLAIN_RATE = 400_000
-NO_CHILD = 1 << 30  # a frame's horizon before its first child is lost
-CLOCKS = 256  # horizons are stored in a byte: learning stops at clocks from here up
-NO_CLAIM = (0, 0)  # the horizons of a position learning claims nothing of
 # Bytes a table entry costs on average (key object plus dict slot), measured
 # on debutante keys; used to turn --max-memory into an entry count.
 BYTES_PER_ENTRY = 400
@@ -111,14 +108,15 @@ class Outcome:
 
 
 class _Table:
-    """Keys of positions already entered, each with its horizons, bounded by ``max_entries``."""
+    """Keys of positions already entered, each with its horizons (kind 0 in the low byte, kind 1
+    above: 0 claims nothing), bounded by ``max_entries``: the older half goes when it is full."""
 
     def __init__(self, max_entries: int | None):
         self.max_entries = max_entries
-        self.keys: dict[Any, tuple[int, int]] = {}
+        self.keys: dict[Any, int] = {}
         self.evictions = 0
 
-    def add(self, key: Any, horizons: tuple[int, int] = NO_CLAIM) -> None:
+    def add(self, key: Any, horizons: int = 0) -> None:
         self.keys[key] = horizons
         if self.max_entries is not None and len(self.keys) > self.max_entries:
             keep = list(self.keys.items())[len(self.keys) // 2:]
@@ -147,13 +145,6 @@ class Restarts:
     seed: int = 0
 
 
-def luby(i: int) -> int:
-    """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
-    while (i + 1) & i:  # i + 1 is not a power of two: the term repeats an earlier one
-        i -= (1 << (i.bit_length() - 1)) - 1
-    return (i + 1) >> 1
-
-
 def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
         use_bounds: bool = True, restarts: Restarts | None = None,
         progress: Progress | None = None, progress_every: float | None = None, table: _Table | None = None,
@@ -170,183 +161,48 @@ def dfs(pos: Position, limits: Limits | None = None, *, use_forced: bool = True,
     earlier searches to start from and add to (``SharedTable``); None: a new one
     bounded by ``limits.max_memory``.  ``on_learned``, if given, is called with
     the position at each cut by a learned key (for tests).
+
+    The loop is ``dfs_core.Search`` over the position's Python methods (compiled where it is
+    built, whatever the position).
     """
     limits = limits or Limits()
-    start = time.perf_counter()
-    every = PROGRESS_EVERY if progress_every is None else progress_every
-    next_report = start + every
-    deadline = None if limits.timeout is None else start + limits.timeout
-    max_nodes = limits.max_nodes
-    learns = use_bounds and pos.learns
-    lpos = cast(LearningPosition, pos)  # what a position that learns has too
     entries = max_entries(limits)
-    if learns and entries is not None:  # the learned keys share the memory
+    if use_bounds and pos.learns and entries is not None:  # the learned keys share the memory
         entries = max(64, entries // 2)
-    table = _Table(entries) if table is None else table
-    learned = _Table(entries)  # learned keys (their kind and horizon are part of the key)
-    probes: dict[tuple[int, int], list[int]] = {}  # (kind, clock) -> horizons learned there
-    learned_cuts = 0
-    on_line: set[Any] = set()
-    root_dead: list[str] = []  # the bound that cut the deal itself, if one did
-    cuts: dict[str, int] = {}
-    depth0 = len(pos.history)
-    nodes = 0
-    max_depth = 0
-    deepest: list[Any] = []
-    rng = random.Random(restarts.seed if restarts else 0)
-    noise = 0.0
-
-    def play_forced() -> int:
-        n = 0
-        if use_forced:
-            while (m := pos.forced_move()) is not None:
-                pos.push(m)
-                n += 1
-        return n
-
-    def unwind() -> None:
-        while len(pos.history) > depth0:
-            pos.pop()
-
-    def finish(verdict: Verdict, reason: str | None = None) -> Outcome:
-        moves = list(pos.history[depth0:]) if verdict == "won" else []
-        unwind()
-        return Outcome(verdict, reason, moves, nodes, time.perf_counter() - start,
-                       len(table.keys), table.evictions, max_depth, deepest, cuts, learned_cuts)
-
-    # A frame: the moves still to try here, how many pushes lead here
-    # (the move plus the forced moves after it), this position's key, and the
-    # horizons of its children so far (``NO_CHILD`` before the first).
-    stack: list[list[Any]] = []
-
-    def lost_child(horizons: tuple[int, int], pushed: int) -> None:
-        """A child is lost with ``horizons``: tell its parent, and go back to it."""
-        if stack:
-            seen = stack[-1][3]
-            stack[-1][3] = (min(seen[0], horizons[0]), min(seen[1], horizons[1]))
-        for _ in range(pushed):
-            pos.pop()
-
-    def learned_horizons() -> tuple[int, int] | None:
-        """The horizons of a learned key this position has, or None."""
-        clock = lpos.clock()  # no clock from CLOCKS up is learned
-        for kind in (0, 1):
-            for horizon in probes.get((kind, clock), ()):
-                if (kind, horizon, lpos.learned_key(kind, horizon)) in learned.keys:
-                    return (horizon, horizon) if kind == 0 else (0, horizon)
-        return None
-
-    def enter(pushed: int) -> bool:
-        """At a fresh position: True if it is won, else False (a new frame was pushed if it
-        needs searching)."""
-        nonlocal max_depth, deepest, learned_cuts
-        if len(pos.history) - depth0 > max_depth:
-            deepest = pos.history[depth0:]
-            max_depth = len(deepest)
-        if pos.is_won():
-            return True
-        key = pos.key()
-        if key in table.keys or key in on_line:
-            lost_child(table.keys.get(key, NO_CLAIM), pushed)
-            return False
-        if use_bounds and (why := pos.is_dead()):
-            horizons = lpos.horizons if learns else NO_CLAIM
-            table.add(key, horizons)  # dead is exhausted: never bound again
-            cuts[why] = cuts.get(why, 0) + 1
-            if not stack:
-                root_dead.append(why)
-            lost_child(horizons, pushed)
-            return False
-        if learns and (found := learned_horizons()):
-            learned_cuts += 1
-            if on_learned is not None:
-                on_learned(pos)
-            table.add(key, found)
-            lost_child(found, pushed)
-            return False
-        on_line.add(key)
-        moves = pos.legal_moves()
-        if noise and len(moves) > 1 and rng.random() < noise:
-            j = rng.randrange(1, len(moves))
-            moves[0], moves[j] = moves[j], moves[0]
-        stack.append([moves[::-1], pushed, key, (NO_CHILD, NO_CHILD)])
-        return False
-
-    def exhaust() -> None:
-        """The top frame has no move left: its key joins the table; back to its parent."""
-        moves, pushed, key, found = stack.pop()
-        on_line.discard(key)
-        horizons = NO_CLAIM
-        if learns:  # a claim about lines past the clock's own point would be no claim
-            stuck = lpos.stuck_horizon()
-            horizons = (min(found[0], stuck), min(found[1], stuck))
-        table.add(key, horizons)
-        clock = lpos.clock() if learns else CLOCKS
-        for kind, horizon in enumerate(horizons):
-            if horizon and clock < CLOCKS:
-                learned.add((kind, horizon, lpos.learned_key(kind, horizon)))
-                seen = probes.setdefault((kind, clock), [])
-                if horizon not in seen and len(seen) < PROBES:
-                    seen.append(horizon)
-        lost_child(horizons, pushed)
-
-    run = 0
-    while True:
-        run += 1
-        budget = None if restarts is None else nodes + restarts.base * luby(run)
-        noise = 0.0 if restarts is None or run == 1 else restarts.noise
-        if enter(play_forced()):
-            return finish("won")
-        while stack:
-            moves = stack[-1][0]
-            if not moves:
-                exhaust()
-                continue
-            nodes += 1
-            if nodes & 1023 == 0 and (deadline is not None or progress is not None):
-                now = time.perf_counter()
-                if deadline is not None and now > deadline:
-                    return finish("unknown", f"timeout {limits.timeout:g} s")
-                if progress is not None and now >= next_report:
-                    next_report = now + every
-                    progress({"seconds": now - start, "nodes": nodes,
-                              "nodes_per_second": nodes / max(now - start, 1e-9),
-                              "depth": len(pos.history) - depth0, "table": len(table.keys)})
-            if max_nodes is not None and nodes > max_nodes:
-                return finish("unknown", f"max-nodes {max_nodes}")
-            if budget is not None and nodes >= budget:
-                break  # this run's budget is spent: restart from the root
-            pos.push(moves.pop())
-            if enter(1 + play_forced()):
-                return finish("won")
-        else:
-            return finish("lost", root_dead[0] if root_dead else None)
-        stack.clear()
-        on_line.clear()
-        unwind()
+    search = Search(pos, False, _Table(entries) if table is None else table, _Table(entries), use_forced,
+                    use_bounds, random.Random(restarts.seed if restarts else 0), on_learned)
+    return _outcome(search, limits, restarts, progress, progress_every)
 
 
 def compiled_dfs(pos: Any, limits: Limits | None = None, *, use_forced: bool = True, use_bounds: bool = True,
                  restarts: Restarts | None = None, progress: Progress | None = None,
                  max_entries: int | None = None, progress_every: float | None = None, table: Any = None) -> Outcome:
-    """``dfs`` compiled: the same search node for node over a compiled position
-    (``solver.families.core.CorePosition``), with the same ``Outcome`` (moves as codes) and the
-    same ``progress`` reports.
+    """``dfs`` over a compiled position's C methods (``solver.families.core.CorePosition``, with
+    ``dfs_core`` compiled): the same search node for node, with the same ``Outcome`` (moves as
+    codes) and the same ``progress`` reports, its tables ``_dfs.KeyTable``s.
 
     ``max_entries`` bounds the table; by default ``limits.max_memory`` divided by what an
     entry of the compiled table costs (``_dfs.table_bytes_per_entry``).  ``table``: a compiled
     table (``_dfs.KeyTable``) of earlier searches to start from and add to (``SharedTable``).
     """
-    from ._dfs import search, table_bytes_per_entry  # the extension: imported only where it is built
+    from ._dfs import KeyTable, table_bytes_per_entry  # the extension: imported only where it is built
 
     limits = limits or Limits()
     if max_entries is None and limits.max_memory is not None:
         max_entries = max(64, limits.max_memory // table_bytes_per_entry(len(pos.key())))
-    rng = random.Random(restarts.seed if restarts else 0)
-    verdict, reason, moves, nodes, seconds, size, evictions, _, max_depth, deepest, cuts, learned = search(
-        pos, limits.max_nodes, limits.timeout, max_entries, use_forced, use_bounds,
-        None if restarts is None else (restarts.base, restarts.noise), rng, progress,
-        PROGRESS_EVERY if progress_every is None else progress_every, table)
+    if use_bounds and pos.learns and max_entries is not None:  # the learned keys share the memory
+        max_entries = max(64, max_entries // 2)
+    most = -1 if max_entries is None else max_entries
+    search = Search(pos, True, KeyTable(most) if table is None else table, KeyTable(most), use_forced, use_bounds,
+                    random.Random(restarts.seed if restarts else 0))
+    return _outcome(search, limits, restarts, progress, progress_every)
+
+
+def _outcome(search: Search, limits: Limits, restarts: Restarts | None, progress: Progress | None,
+             progress_every: float | None) -> Outcome:
+    verdict, reason, moves, nodes, seconds, size, evictions, _, max_depth, deepest, cuts, learned = search.run(
+        limits.max_nodes, limits.timeout, None if restarts is None else (restarts.base, restarts.noise), progress,
+        PROGRESS_EVERY if progress_every is None else progress_every)
     return Outcome(verdict, reason, moves, nodes, seconds, size, evictions, max_depth, deepest, cuts, learned)
 
 

@@ -4,7 +4,7 @@
 # A family's compiled position is a ``cdef class`` deriving from ``CorePosition``: a one-source
 # position (``solver/families/hole/position.py``, ``solver/families/tableau/position.py``;
 # ``solver/families/README.md``, "One source"; the reserve family's too).  The compiled DFS
-# (``solver/engines/_dfs.pyx``) drives it through the C methods below, and tests, perft and the
+# (``solver/engines/dfs_core.py``, compiled) drives it through the C methods below, and tests, perft and the
 # pure-Python DFS through the Python methods of ``core.py``, with int moves.
 #
 # A subclass implements: legal, forced, push, pop, won, dead, write_key, and

@@ -2,7 +2,7 @@
 
 A family's position written once (``solver/families/README.md``, "One source") derives from this
 class.  Compiled by Cython in pure-Python mode, it is the ``cdef class`` that ``core.pxd``
-declares: the compiled DFS (``solver.engines._dfs``) calls the C methods a family implements
+declares: the compiled DFS (``solver.engines.dfs_core``) calls the C methods a family implements
 (``legal``, ``forced``, ``push``, ``pop``, ``won``, ``dead``, ``write_key``) and the bookkeeping
 of ``core.pxd`` (``record``/``unrecord``: ``ply`` and the moves played).  Interpreted (no
 compiler), it is a plain class with the same methods, the bookkeeping in Python.
