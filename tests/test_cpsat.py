@@ -315,9 +315,11 @@ def test_a_time_limit_gives_unknown_with_the_limit_named():
 
 
 def test_a_fixed_random_seed_repeats_the_run():
-    runs = [solve("colorado", 3, "cpsat", 6, random_seed=7).solution for _ in range(2)]
+    # Ranks A-5 (0.6 s a run on two workers; A-6, 2 s): without ``interleave_search`` five runs of two
+    # workers gave 2-3 different solutions here, 1-2 on A-6 (measured 2026-12-07).
+    runs = [solve("colorado", 3, "cpsat", 5, random_seed=7).solution for _ in range(2)]
     assert runs[0] == runs[1]
-    lay = api.load_layout("colorado", 6)
+    lay = api.load_layout("colorado", 5)
     two = [api.solve(lay, seed=3, engine="cpsat", limits=LIMITS, workers=2, random_seed=7).solution
            for _ in range(2)]
     assert two[0] == two[1]
