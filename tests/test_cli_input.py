@@ -17,12 +17,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from solver import api, shuffles
+from solver import api, cli, shuffles
 from solver import deal as deals
 from solver.cli import main
 from solver.families import load_layout
@@ -268,6 +269,18 @@ def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return out
 
 
+@pytest.fixture(scope="module")
+def one_parser() -> Iterator[None]:
+    """``main`` builds its parser (every command's options: 6 ms) on each call, most of a ``deal``'s
+    time; the read-back tests below call it some 900 times and share one (``parse_args`` leaves a
+    parser as it found it).  Every other test of the CLI builds it afresh."""
+    parser = cli.build_parser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cli, "build_parser", lambda: parser)
+        yield
+
+
+@pytest.mark.usefixtures("one_parser")
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_deal_json_read_back_is_the_same_deal(name: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,6 +297,7 @@ def test_deal_json_read_back_is_the_same_deal(name: str, tmp_path: Path,
         assert _cli(["deal", name, "--deal", str(p), "--json"], capsys) == printed
 
 
+@pytest.mark.usefixtures("one_parser")
 @pytest.mark.parametrize("name", ["freecell", "black-hole", "golf"])
 def test_deal_board_read_back_is_the_same_deal(name: str, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -89,7 +89,10 @@ def test_it_agrees_with_the_dfs_and_its_wins_replay(shape):
     name, ranks, columns, changes = SHAPES[shape]
     lay = small(name, 5, columns, **changes)
     seen = set()
-    for seed in range(1, 4):
+    # Two deals: on ranks A-5, seeds 1-3 of every shape are won (the DFS in under 700 nodes); the
+    # model took 0.2-5 s a deal.  Lost deals of stacks and queues of two are compared with the plain
+    # search below (the pairing facts), and every DFS win is embedded in the model above.
+    for seed in (2, 3):
         want = api.solve(lay, seed=seed, engine="dfs", limits=Limits(max_nodes=500_000)).verdict
         got = api.solve(lay, seed=seed, engine="cpsat", limits=Limits(timeout=60), workers=1)  # replayed by api
         assert got.stats["model"] == "GridModel"
