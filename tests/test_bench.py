@@ -626,16 +626,25 @@ def test_solvitaire_plays_what_its_rules_say():
     assert opts is not None and "only complete pile moves" not in json.loads(opts[1])["foundations"]
 
 
-def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
-    """The Solvitaire path (rules and deal files, process, parser, rows) with a stand-in given by
-    --peer-path that checks its arguments and prints a stored sample; the runners interleave."""
+def _solvitaire_stand_in(tmp_path, checks: str, before_output: str = ""):
+    """A stand-in for Solvitaire: prints its version, exits 9 unless ``checks`` (a shell test of
+    its arguments after ``--custom-rules RULES --classify --timeout 5000``) holds, then runs
+    ``before_output`` and prints a stored sample (unsolvable)."""
     fake = tmp_path / "solvitaire-stand-in"
     fake.write_text("#!/bin/sh\n"
                     'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
                     '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --classify ] && [ "$4" = --timeout ] '
-                    '&& [ "$5" = 5000 ] && [ -s "$6" ] || exit 9\n'
+                    f'&& [ "$5" = 5000 ] && {checks} || exit 9\n'
+                    f'{before_output}'
                     f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
     fake.chmod(0o755)
+    return fake
+
+
+def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
+    """The Solvitaire path (rules and deal files, process, parser, rows) with a stand-in given by
+    --peer-path that checks its arguments and prints a stored sample; the runners interleave."""
+    fake = _solvitaire_stand_in(tmp_path, '[ -s "$6" ]')
     targets = [Target("canfield")]
     config = Config(targets=targets, seeds=seed_plan(["1-3"], targets), engines=["dfs"], peers=True,
                     limits=Limits(timeout=5.0), peer_paths={"solvitaire": str(fake)}, command="test")
@@ -651,14 +660,8 @@ def test_solvitaire_end_to_end_with_a_stand_in_and_peer_path(tmp_path):
 def test_solvitaire_deals_its_own_seed_where_cells_are_dealt(tmp_path):
     """fore-cell (cards dealt into cells, which its deal file cannot hold): the stand-in is given
     the rules file and ``--random SEED`` in place of a deal file, the seed of each deal."""
-    fake = tmp_path / "solvitaire-stand-in"
-    fake.write_text("#!/bin/sh\n"
-                    'if [ "$1" = --version ]; then echo "[info] (Solvitaire version: 9.9.9)" >&2; exit 0; fi\n'
-                    '[ "$1" = --custom-rules ] && [ -s "$2" ] && [ "$3" = --classify ] && [ "$4" = --timeout ] '
-                    '&& [ "$5" = 5000 ] && [ "$6" = --random ] && [ "$#" = 7 ] || exit 9\n'
-                    f'echo "$7" >> "{tmp_path / "seeds.txt"}"\n'
-                    f'cat "{DATA / "solvitaire-unsolvable.txt"}"\n')
-    fake.chmod(0o755)
+    fake = _solvitaire_stand_in(tmp_path, '[ "$6" = --random ] && [ "$#" = 7 ]',
+                                f'echo "$7" >> "{tmp_path / "seeds.txt"}"\n')
     targets = [Target("fore-cell")]
     config = Config(targets=targets, seeds=seed_plan(["2-3"], targets), engines=["dfs"], peers=True,
                     limits=Limits(timeout=5.0), peer_paths={"solvitaire": str(fake)}, command="test")
