@@ -14,6 +14,8 @@ Runners (``--runners``, default ``before,portfolio``):
   portfolio with the parts ``dfs, dfs-shaken, cpsat`` (the same code otherwise);
 - ``portfolio``: ``patience solve``'s default engine now (the finder has its seat where the
   family gives it one);
+- ``shaken``: the default engine with a second, shaken beam (``finder-shaken``) after the finder,
+  before the shaken DFS: parts ``dfs, finder, finder-shaken, dfs-shaken, cpsat``;
 - ``finder``: the win finder alone, on one core; ``dfs``: the DFS alone, on one core.
 
 Every won is replayed by the referee (``api.solve`` does it), and the table says per game how
@@ -40,6 +42,7 @@ from solver.limits import Limits
 RUNNERS: dict[str, dict[str, Any]] = {
     "before": {"engine": "portfolio", "parts": ["dfs", "dfs-shaken", "cpsat"]},
     "portfolio": {"engine": "portfolio"},
+    "shaken": {"engine": "portfolio", "parts": ["dfs", "finder", "finder-shaken", "dfs-shaken", "cpsat"]},
     "finder": {"engine": "finder"},
     "dfs": {"engine": "dfs"},
 }

@@ -227,7 +227,7 @@ PRESETS = {p.name: p for p in [
             "--cores", "python,compiled", "--max-nodes", "200000", "--timeout", "120", "--perft"]),
     Preset("solvitaire", "Every game Solvitaire plays that has a layout here, against every peer in one run: seeds "
            "1..100 of each (FreeCell, Black Hole and Golf 1..1000), 60 s per deal, the DFS on its own core "
-           "(compiled; Python for the accordion and gaps families, which have no compiled core), "
+           "(compiled; Python for the accordion family, which has no compiled core), "
            "Solvitaire, fc-solve and black-hole-solver interleaved deal by deal, each disagreement replayed "
            "through the referee; its Spider presets as Solvitaire 0.10.1 plays them, cards going home one at "
            "a time (NAME-singly), and Eight Off and Seahaven Towers on its seeds (NAME-solvitaire-deals), "

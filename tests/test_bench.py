@@ -743,3 +743,22 @@ def test_the_rows_are_kept_once_gzipped_and_read_back(tmp_path: Path):
 def test_seed_ranges_read_back():
     for seeds in ([1, 2, 3, 7, 9, 10], [5], [None], list(range(1, 1001)) + [11982]):
         assert seeds_of(ranges(seeds)) == seeds
+
+
+def test_two_checkouts_compared_deal_by_deal(tmp_path):
+    """``benchmarks.commits`` with this checkout on both sides: the same node counts on every deal,
+    a positive speed ratio, the table and summary written."""
+    from benchmarks import commits
+    from solver.engines.core import compiled_available
+
+    root = Path(__file__).resolve().parents[1]
+    if not compiled_available():
+        pytest.skip("the compiled core is not built")
+    out = tmp_path / "cmp"
+    assert commits.main([str(root), str(root), "black-hole=4", "golf=2", "--out", str(out), "--repeats", "1",
+                         "--max-nodes", "5000"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [(d["game"], d["seed"], d["same_nodes"]) for d in summary["deals"]] == [
+        ("black-hole", 4, True), ("golf", 2, True)]
+    assert all(d["ratio"] > 0 for d in summary["deals"]) and set(summary["families"]) == {"hole"}
+    assert "| black-hole | 4 |" in (out / "table.md").read_text()

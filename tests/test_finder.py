@@ -36,14 +36,15 @@ def test_never_lost_and_every_win_replays_and_agrees(seed, max_rank, cells):
     lost is unknown to the finder."""
     lay = api.load_layout("freecell", max_rank, settings=(f"cells.count={cells}",))
     deal = shuffles.from_seed(lay, seed)
-    found = run_finder(lay, deal, Limits(max_nodes=20_000))
     truth = run_dfs(lay, deal, Limits(max_nodes=300_000))
-    assert found.verdict in ("won", "unknown")
-    if found.verdict == "won":
-        assert family_of(lay).replay(lay, deal, found.solution) is None
-        assert truth.verdict == "won"
-    if truth.verdict == "lost":
-        assert found.verdict == "unknown"
+    for shake in (0, 6):  # the plain beam and the shaken one
+        found = run_finder(lay, deal, Limits(max_nodes=20_000), shake=shake, random_seed=seed)
+        assert found.verdict in ("won", "unknown")
+        if found.verdict == "won":
+            assert family_of(lay).replay(lay, deal, found.solution) is None
+            assert truth.verdict == "won"
+        if truth.verdict == "lost":
+            assert found.verdict == "unknown"
 
 
 def test_lost_spider_deals_stay_unknown():
@@ -149,6 +150,35 @@ def test_the_runs_take_the_ratings_in_turn():
     assert len({tuple(w) for w in evaluation.weights}) == 3
 
 
+def test_the_shaken_beam_keeps_its_width_and_its_seed_decides_what_it_keeps():
+    """The shaken beam restarts at the same width, and from its second run on keeps positions by
+    shaken scores: two seeds keep different positions, one seed the same ones each time."""
+    lay = api.load_layout("spider", settings=("foundations.takes=suit",))
+    evaluation = family_of(lay).evaluation(lay)
+
+    def kept(**shaken: int) -> tuple[dict[str, Any], list[bytes]]:
+        pos = TableauPosition(lay, shuffles.from_seed(lay, 1))
+        keys: list[bytes] = []
+        rates = evaluation.rates()
+
+        def rate(p: Any) -> tuple[int, int]:
+            keys.append(p.key())
+            return rates[0](p)
+
+        evaluation.focus(pos, True)
+        stats = beam(pos, [rate], Limits(max_nodes=30_000), width=1, **shaken)[3]
+        evaluation.focus(pos, False)
+        return stats, keys
+
+    plain, plain_keys = kept()
+    one, one_keys = kept(shake=6, random_seed=1)
+    again, again_keys = kept(shake=6, random_seed=1)
+    other, other_keys = kept(shake=6, random_seed=2)
+    assert plain["runs"] >= 3 and one["runs"] >= 3, (plain, one)  # width 1 dies out fast: several runs
+    assert plain["width"] > 1 and one["width"] == 1
+    assert one_keys == again_keys and one_keys != other_keys
+
+
 def test_a_family_without_an_evaluation_is_refused_and_not_seated():
     lay = api.load_layout("golf")
     with pytest.raises(UnsupportedError, match="no evaluation for the win finder"):
@@ -157,6 +187,10 @@ def test_a_family_without_an_evaluation_is_refused_and_not_seated():
     assert "finder" in [p.name for p in parallel.parts({}, api.load_layout("spider"))]
     assert "finder" not in [p.name for p in parallel.parts({}, api.load_layout("debutante"))]  # CP-SAT's seat
     assert "finder" in [p.name for p in parallel.parts({"parts": ["dfs", "finder"]}, api.load_layout("debutante"))]
+    assert "finder-shaken" not in [p.name for p in parallel.parts({}, api.load_layout("spider"))]  # asked for only
+    shaken = parallel.parts({"parts": ["dfs", "finder", "finder-shaken"]}, api.load_layout("forty-thieves"))
+    assert [(p.name, p.engine, p.options.get("shake")) for p in shaken] == [
+        ("dfs", "dfs", None), ("finder", "finder", None), ("finder-shaken", "finder", parallel.FINDER_SHAKE)]
 
 
 def test_the_portfolio_names_the_finder_when_it_decides():

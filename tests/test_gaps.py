@@ -148,7 +148,7 @@ def test_forced_moves_keep_the_verdict(case, data):
         assert forced in pos.legal_moves()
 
         def here() -> dict[str, list[int]]:
-            return {f"grid:{p // pos.width}:{p % pos.width}": [c] for p, c in enumerate(pos.cell) if c != GAP}
+            return {f"grid:{p // pos.width}:{p % pos.width}": [c] for p, c in enumerate(pos.grid()) if c != GAP}
 
         before = brute.solve(layout, here()).verdict
         pos.push(forced)
@@ -249,3 +249,39 @@ def test_the_command_line_deals_reads_and_solves(tmp_path: Path, capsys: pytest.
         assert Run(capsys, "deal", "gaps-basic-variant", "--deal", str(tmp_path / path)).stdout == listing
     words = Run(capsys, "show", "gaps-basic-variant").stdout
     assert "a gap at the left end of a row takes only the two of its row's suit" in words
+
+
+# ------------------------------------------------------------ compiled and interpreted, node for node
+
+
+def test_the_compiled_position_searches_as_the_interpreted_one():
+    """The one source compiled (driven by the compiled DFS over its C methods) and interpreted
+    (the Python DFS over its Python methods): the same verdicts, node counts, moves and states,
+    on reduced decks of both layouts and on full deals cut at a node limit."""
+    import os
+
+    from walks import interpreted
+
+    from solver.engines.core import compiled_available
+    from solver.engines.dfs import compiled_dfs, dfs
+    from solver.families.gaps import position as compiled
+
+    if not compiled_available() or not compiled.COMPILED:
+        if os.environ.get("PATIENCE_REQUIRE_COMPILED") == "1":
+            pytest.fail("PATIENCE_REQUIRE_COMPILED=1 but the gaps position is not compiled")
+        pytest.skip("the compiled core is not built")
+    Interpreted = interpreted("solver.families.core", "solver.families.gaps.position")[
+        "solver.families.gaps.position"].GapsPosition
+    seen = set()
+    for lay in (ONE_DEAL.with_max_rank(5), BASIC.with_max_rank(6), ONE_DEAL, BASIC):
+        for seed in range(1, 5):
+            deal = api.make_deal(lay, seed)
+            ref, core = Interpreted(lay, deal), compiled.GapsPosition(lay, deal)
+            assert ref.key() == core.key() and ref.state() == core.state()
+            want = dfs(ref, Limits(max_nodes=8_000))
+            got = compiled_dfs(core, Limits(max_nodes=8_000))
+            assert (got.verdict, got.nodes, got.moves, got.table_size) == \
+                (want.verdict, want.nodes, want.moves, want.table_size), (lay.name, lay.max_rank, seed)
+            assert core.state() == ref.state() == compiled.GapsPosition(lay, deal).state()
+            seen.add(got.verdict)
+    assert seen == {"won", "lost", "unknown"}, seen

@@ -25,7 +25,7 @@ loss, a late win of the first part's order: mostly within a fraction of a second
 its process to CP-SAT.  In the plain order CP-SAT waited for the shaken DFS to end, which under
 a time limit never happened.  With a process for every part (``jobs`` 3) the share does not apply.
 
-The ``parts`` option (names of ``PARTS``) chooses some, in its order.  ``jobs`` (``--jobs``) is
+The ``parts`` option (names of ``PARTS`` and ``MORE_PARTS``) chooses some, in its order.  ``jobs`` (``--jobs``) is
 how many parts run at once (default: the machine's cores, at most the number of parts); a part
 that ends without a proof (a node limit) gives its process to the next.  The first part runs in
 this process; each other one in a fresh interpreter (``_child``: nothing of this process is
@@ -124,7 +124,10 @@ def die_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-PARTS = ("dfs", "finder", "dfs-shaken", "cpsat")  # every part, in the order they start
+PARTS = ("dfs", "finder", "dfs-shaken", "cpsat")  # the parts by default, in the order they start
+# Parts run only where ``parts`` names them: the shaken win finder (``finder``, "Shaken").
+MORE_PARTS = ("finder-shaken",)
+FINDER_SHAKE = 6  # the ``finder-shaken`` part's score noise
 
 
 def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part]:
@@ -143,16 +146,19 @@ def parts(options: dict[str, Any], layout: AnyLayout | None = None) -> list[Part
                                  "plain_nodes": 0}, share=SHAKEN_SHARE if seated else None),
              "finder": Part("finder", "finder", {k: v for k, v in options.items() if k == "core"},
                             share=FINDER_SHARE),
+             "finder-shaken": Part("finder-shaken", "finder",
+                                   {**{k: v for k, v in options.items() if k == "core"},
+                                    "shake": FINDER_SHAKE, "random_seed": seed + 1}, share=FINDER_SHARE),
              "cpsat": Part("cpsat", "cpsat", cpsat_options)}
     names = options.get("parts") or PARTS
     if not names or any(n not in every for n in names) or len(set(names)) < len(names) \
             or every[names[0]].engine != "dfs":
         raise UnsupportedError(f"portfolio parts {', '.join(map(str, names))}: expected distinct names of "
-                               f"{', '.join(PARTS)}, the first a dfs (it runs in this process, and stops when "
-                               "another part proves the deal)")
+                               f"{', '.join(PARTS + MORE_PARTS)}, the first a dfs (it runs in this process, and "
+                               "stops when another part proves the deal)")
     chosen = [every[n] for n in names]
     if layout is not None and not options.get("parts") and not family_of(layout).finder_seat(layout):
-        chosen = [p for p in chosen if p.name != "finder"]  # asked here: the question is cheap
+        chosen = [p for p in chosen if p.engine != "finder"]  # asked here: the question is cheap
     return chosen
 
 

@@ -2,7 +2,7 @@
 
 - ``layout``: the layout file reader and ``GapsLayout`` (words, deals, Solvitaire's forms).
 - ``rules``: the rule table (which card may lie right of which; the twos a row's left end takes).
-- ``position``: the DFS's position and its bound.
+- ``position``: the DFS's position (one source: compiled where it is built).
 - ``referee``: an independent replay of a solution, from the rules in words.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ...errors import UnsupportedError
 from ..base import LayoutReader
 from ..spread import SpreadFamily
 
@@ -23,6 +24,13 @@ class GapsFamily(SpreadFamily):
         from .layout import GapsLayout
 
         return GapsLayout
+
+    def compiled_position(self, layout: Any, deal: Any) -> Any:
+        from .position import COMPILED, GapsPosition
+
+        if not COMPILED:
+            raise UnsupportedError("the gaps family's position is not compiled (it runs interpreted)")
+        return GapsPosition(layout, deal)
 
 
 def _parse(data: dict[str, Any], where: str, name: str) -> Any:

@@ -3,7 +3,7 @@
 Foundation ``f`` is row ``f // 4`` of ``foundations.rows`` and suit ``f % 4``
 (clubs, diamonds, hearts, spades); it starts at its row's base (13: the highest
 rank in play) and takes the next rank of its suit in its row's direction, one
-copy of each.  The DFS position, its compiled twin and the CP-SAT model read this
+copy of each.  The DFS position (one source, compiled or not) and the CP-SAT model read this
 one table; the referee is written apart, from the rules in words.
 """
 
