@@ -25,7 +25,7 @@ from solver.schema import builtin_names
 
 CHANCE = [name for name in builtin_names() if isinstance(lay := api.load_layout(name), ChanceLayout)
           and lay.game != "casino"]  # Casino's odds are not computed (hidden hands)
-ROUNDS = {"blackjack": 2000}  # its 6-pack shoe makes each decision slow to price (splits); 10000 elsewhere
+ROUNDS = {"blackjack": 1000}  # its 6-pack shoe makes each decision slow to price (splits); 5000 elsewhere
 
 
 def test_the_games_of_chance_are_the_ones_priced():
@@ -34,7 +34,7 @@ def test_the_games_of_chance_are_the_ones_priced():
 
 @pytest.mark.parametrize("name", CHANCE)
 def test_every_built_in_game_simulates_within_4_standard_errors(name, capsys):
-    n = ROUNDS.get(name, 10000)
+    n = ROUNDS.get(name, 5000)
     code = main(["odds", name, "--simulate", str(n), "--sim-seed", "1", "--timeout", "0", "--json"])
     sim = json.loads(capsys.readouterr().out)["simulation"]
     assert code == 0 and sim["agrees"] and abs(sim["standard_errors_off"]) <= odds.AGREE_SE, sim
@@ -62,7 +62,7 @@ def test_random_rule_tables_simulate_within_4_standard_errors(game, seat):
         rep = odds.report(layout, seat)
     except (LayoutError, UnsupportedError):  # a table the rules refuse, or odds not computed for it
         assume(False)
-    sim = odds.simulate(layout, rep, 6000, 1)
+    sim = odds.simulate(layout, rep, 3000, 1)
     assert sim["agrees"], (name, rules, seat, rep["expectation"], sim)
 
 
@@ -70,7 +70,7 @@ def test_drawn_games_replayed_at_double_stakes_simulate_within_4_standard_errors
     layout = api.load_layout("quinze", None, ["decks=0", "draw=doubled"])
     rep = odds.report(layout)
     assert rep["draw_rounds"] > 1  # the value of the replays, by iteration
-    sim = odds.simulate(layout, rep, 30000, 1)
+    sim = odds.simulate(layout, rep, 15000, 1)
     assert sim["agrees"], (rep["expectation"], sim)
 
 
