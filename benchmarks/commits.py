@@ -91,10 +91,10 @@ def main(argv: list[str] | None = None) -> int:
                         print(json.dumps(row), flush=True)
     head["load_end"] = load_average()
     deals: list[dict[str, Any]] = []
-    for name, seeds, _ in games:
+    for name, seeds, settings in games:
         for seed in seeds:
-            got = {side: [r for r in rows if r["game"] == name and r["seed"] == seed and r["side"] == side]
-                   for side in sides}
+            got = {side: [r for r in rows if (r["game"], r["settings"], r["seed"], r["side"]) ==
+                          (name, list(settings), seed, side)] for side in sides}
             nodes = {side: got[side][0]["nodes"] for side in sides}
             rate = {side: nodes[side] / max(1e-9, statistics.median(r["seconds"] for r in got[side]))
                     for side in sides}

@@ -158,9 +158,6 @@ class GapsPosition(CorePosition):
         change: those two and the places just right of them in their rows."""
         card: cython.int = self.cell[src]
         i: cython.int
-        p: cython.int
-        k: cython.int
-        now: cython.int
         self.cell[dst] = card
         self.cell[src] = GAP
         self.where[card] = dst
@@ -168,12 +165,20 @@ class GapsPosition(CorePosition):
             if self.gaps[i] == dst:
                 self.gaps[i] = src
                 break
-        for k in range(4):
-            p = src if k == 0 else dst if k == 1 else src + 1 if k == 2 else dst + 1
-            if p < self.size and (k < 2 or self.col[p]):
-                now = self._good(p)
-                self.good += now - self.flag[p]
-                self.flag[p] = now
+        self._regood(src)
+        self._regood(dst)
+        if src + 1 < self.size and self.col[src + 1]:  # the place right of it, in its row
+            self._regood(src + 1)
+        if dst + 1 < self.size and self.col[dst + 1]:
+            self._regood(dst + 1)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)  # noexcept
+    def _regood(self, p: cython.int) -> cython.void:
+        """Place ``p``'s goodness again, and ``good`` with it."""
+        now: cython.int = self._good(p)
+        self.good += now - self.flag[p]
+        self.flag[p] = now
 
     @cython.ccall
     @cython.exceptval(-1, check=False)
